@@ -1,0 +1,3 @@
+export * from './clock.js';
+export * from './id-generator.js';
+export * from './tokens.js';

@@ -1,0 +1,24 @@
+import { defineConfig } from 'vitest/config';
+import { fileURLToPath } from 'node:url';
+
+const src = (pkg: string) => fileURLToPath(new URL(`./${pkg}/src/index.ts`, import.meta.url));
+
+// Tests run against the TypeScript sources: no build step is needed before `vitest run`.
+export default defineConfig({
+  resolve: {
+    alias: {
+      '@tessera/core': src('core'),
+      '@tessera/adapters-sql': src('adapters-sql'),
+      '@tessera/adapters-http': src('adapters-http'),
+      '@tessera/adapters-graph': src('adapters-graph'),
+      '@tessera/cli': src('cli'),
+    },
+  },
+  test: {
+    include: ['{core,adapters-sql,adapters-http,adapters-graph,cli,tests,ui-react}/src/**/*.test.{ts,tsx}'],
+    exclude: ['**/node_modules/**', '**/dist/**'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    pool: 'forks',
+  },
+});
