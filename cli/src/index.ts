@@ -1,0 +1,1 @@
+export { runCli, buildProgram, CliFailure, EXIT } from './program.js';
