@@ -8,3 +8,4 @@ export * from './metadata/entity.js';
 export * from './query/query.js';
 export * from './permissions/types.js';
 export * from './ports/index.js';
+export * from './i18n/index.js';

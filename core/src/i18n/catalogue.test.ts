@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { en } from './en.js';
+import { sk } from './sk.js';
+import { cz } from './cz.js';
+import { de } from './de.js';
+import { chooseLanguage, fillPlaceholders, languageOfTag, requiredFieldsMessage, translate } from './catalogue.js';
+
+describe('message catalogue (spec 001 section 8, spec 000 section 8)', () => {
+  it('quotes the specification texts exactly in English', () => {
+    expect(en.MsgRequiredFieldEmpty).toBe('Please provide a value for');
+    expect(en.MsgRecordSaved).toBe('Record saved');
+    expect(en.MsgRecordUpdated).toBe('Record was updated');
+    expect(en.MsgRecordNotFound).toBe('We apologize. The record does not exist or you do not have permission to access it.');
+    expect(en.MsgAskDelete).toBe('Are you sure you want delete this record?');
+    expect(en.MsgSaveToAdd).toBe('Save this record to see related records.');
+    expect(en.SurveyCompleted).toBe('Thank you for filling out the form');
+    expect(en.SurveyExpired).toBe('We are sorry, the form has expired');
+    expect(en.SurveyLinkInvalid).toBe('We are sorry, you have entered the URL in a wrong format');
+    expect(en.MsgOrganizationCreated).toBe('Organiztion Created!');
+    expect(en.MsgLoggedOutInactivity).toBe('You were logged out due to inactivity');
+    expect(translate('en', 'MsgAskDeleteMany', { n: 3 })).toBe('Do your really want to delete 3 record(s)?');
+    expect(translate('en', 'MsgModifiedBy', { modifier: 'Eva' })).toBe('This record was modified by Eva');
+  });
+
+  it('holds every key in sk, cz and de, each non-empty, with the same placeholders as English', () => {
+    const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+    for (const cat of [sk, cz, de]) {
+      expect(Object.keys(cat).sort()).toEqual(Object.keys(en).sort());
+      for (const [k, v] of Object.entries(en)) {
+        const other = (cat as Record<string, string>)[k] ?? '';
+        expect(other.length, k).toBeGreaterThan(0);
+        expect(placeholders(other), k).toEqual(placeholders(v));
+      }
+    }
+  });
+
+  it('chooses the stored language, else the first offered browser language, else en (spec 000 section 4)', () => {
+    expect(chooseLanguage('sk', ['de-DE'])).toBe('sk');
+    expect(chooseLanguage(null, ['fr-FR', 'de-AT'])).toBe('de');
+    expect(chooseLanguage(null, ['fr-FR'])).toBe('en');
+    expect(chooseLanguage(null, ['cs-CZ'])).toBe('en');
+    expect(chooseLanguage(null, ['cs-CZ'], ['en', 'cz'])).toBe('cz');
+    expect(languageOfTag('sk-SK')).toBe('sk');
+  });
+
+  it('lists each missing label on its own line with a dash after MsgRequiredFieldEmpty (spec 001 section 5)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ minLength: 1 }).filter((s) => !s.includes('\n')), { maxLength: 5 }), (labels) => {
+        const lines = requiredFieldsMessage('en', labels).split('\n');
+        expect(lines[0]).toBe('Please provide a value for');
+        expect(lines.slice(1)).toEqual(labels.map((l) => `- ${l}`));
+      }),
+    );
+  });
+
+  it('leaves a text without placeholders unchanged', () => {
+    fc.assert(fc.property(fc.string().filter((s) => !s.includes('{')), (s) => fillPlaceholders(s, { a: 1 }) === s));
+  });
+});
