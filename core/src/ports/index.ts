@@ -3,3 +3,7 @@ export * from './id-generator.js';
 export * from './tokens.js';
 export * from './record-store.js';
 export * from './change-feed.js';
+export * from './password-hasher.js';
+export * from './session-store.js';
+export * from './organization-directory.js';
+export * from './mailer.js';

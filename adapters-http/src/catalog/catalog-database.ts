@@ -1,0 +1,55 @@
+import Database from 'better-sqlite3';
+import { Kysely, SqliteDialect, sql, type Generated } from 'kysely';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+
+/**
+ * The catalog: the small database beside the organizations' own (ARCHITECTURE.md "Tenancy and
+ * storage") holding the organizations, their users' password hashes, sessions, one-time links
+ * and used sign-up puzzles. Secrets are stored only as hashes; times are epoch milliseconds.
+ */
+export interface CatalogTables {
+  organization: { name: string; status: string; created: number };
+  credential: { org_name: string; user_id: string; password_hash: string; must_change: number };
+  session: {
+    name: string;
+    token_hash: string;
+    org_name: string;
+    user_id: string;
+    user_name: string;
+    created: number;
+    modified: number;
+    read: number;
+    ip: string;
+    agent: string;
+  };
+  link: { token_hash: string; org_name: string; user_id: string; purpose: string; expires: number; used: Generated<number> };
+  puzzle: { id: string; expires: number };
+}
+
+export type CatalogDb = Kysely<CatalogTables>;
+
+const MIGRATION = [
+  `CREATE TABLE IF NOT EXISTS organization (name TEXT PRIMARY KEY, status TEXT NOT NULL, created INTEGER NOT NULL)`,
+  `CREATE TABLE IF NOT EXISTS credential (org_name TEXT NOT NULL, user_id TEXT NOT NULL, password_hash TEXT NOT NULL,
+     must_change INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (org_name, user_id))`,
+  `CREATE TABLE IF NOT EXISTS session (name TEXT PRIMARY KEY, token_hash TEXT NOT NULL UNIQUE, org_name TEXT NOT NULL,
+     user_id TEXT NOT NULL, user_name TEXT NOT NULL, created INTEGER NOT NULL, modified INTEGER NOT NULL,
+     read INTEGER NOT NULL, ip TEXT NOT NULL, agent TEXT NOT NULL)`,
+  `CREATE INDEX IF NOT EXISTS session_user ON session (org_name, user_id)`,
+  `CREATE TABLE IF NOT EXISTS link (token_hash TEXT PRIMARY KEY, org_name TEXT NOT NULL, user_id TEXT NOT NULL,
+     purpose TEXT NOT NULL, expires INTEGER NOT NULL, used INTEGER NOT NULL DEFAULT 0)`,
+  `CREATE TABLE IF NOT EXISTS puzzle (id TEXT PRIMARY KEY, expires INTEGER NOT NULL)`,
+];
+
+/** Opens (and creates when missing) the catalog file; `:memory:` for a throw-away catalog. */
+export const openCatalog = async (file: string): Promise<CatalogDb> => {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const sqlite = new Database(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('synchronous = NORMAL');
+  const db = new Kysely<CatalogTables>({ dialect: new SqliteDialect({ database: sqlite }) });
+  for (const statement of MIGRATION) await sql.raw(statement).execute(db);
+  return db;
+};
