@@ -1,0 +1,11 @@
+/** @tessera/adapters-sql: the SQL adapters (embedded SQLite and SQL Server). */
+// Data folder, SQLite connections and the schema generator (docs/schema.md).
+export * from './data-dir.js';
+export * from './sqlite/open-sqlite.js';
+export * from './sqlite/org-database.js';
+export * from './schema/ddl-dialect.js';
+export * from './schema/sqlite-ddl.js';
+export * from './schema/mssql-ddl.js';
+export * from './schema/sqlite-schema-reader.js';
+export * from './schema/kysely-schema-store.js';
+export * from './schema/organization-database.js';

@@ -1,0 +1,34 @@
+import { left, right, type Either } from 'fp-ts/lib/Either.js';
+import { schemasAlong, type Column, type MigrationPlan, type MigrationStep, type Schema, type Table } from '@tessera/core';
+
+/** The SQL dialects the schema generator writes. */
+export type DdlDialectName = 'sqlite' | 'mssql';
+
+/**
+ * What one SQL dialect knows about DDL. Every statement is built from validated identifiers,
+ * quoted by `quote`; no value from metadata is ever spliced in unquoted.
+ */
+export interface DdlDialect {
+  readonly name: DdlDialectName;
+  quote(identifier: string): string;
+  columnType(c: Column): string;
+  createTable(t: Table): string[];
+  /** The statements of one step, given the schema the step meets (SQLite rebuilds a table to change a length). */
+  step(step: MigrationStep, before: Schema): string[];
+  /** Creates the table that records applied metadata, when it is missing. */
+  metadataTable(): string[];
+  /** A `SELECT ... AS n` counting the rows a lossy step would cut or drop. */
+  countAtRisk(step: MigrationStep): string | null;
+}
+
+/** The name of the table that records the applied metadata (the `tessera_` prefix is reserved for it). */
+export const METADATA_TABLE = 'tessera_metadata';
+
+export type CompiledStep = { readonly step: MigrationStep; readonly statements: readonly string[] };
+
+/** The DDL of a whole plan, each step compiled against the schema it meets. */
+export const compilePlan = (dialect: DdlDialect, from: Schema, plan: MigrationPlan): Either<string, CompiledStep[]> => {
+  const along = schemasAlong(from, plan);
+  if (along._tag === 'Left') return left(along.left);
+  return right(plan.map((step, i) => ({ step, statements: dialect.step(step, along.right[i]) })));
+};

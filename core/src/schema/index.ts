@@ -1,0 +1,3 @@
+export * from './schema-model.js';
+export * from './migration-plan.js';
+export * from './migrate.js';

@@ -1,0 +1,211 @@
+import { left, right, type Either } from 'fp-ts/lib/Either.js';
+import { inputError, type InputError } from '../errors.js';
+import { isLinkEntity, primaryKeyOf, type Entity, type Property, type PropertyType } from '../metadata/entity.js';
+
+/**
+ * The schema model (spec 000 section 3, "Schema generator"): what the tables of an organization
+ * look like, derived from its metadata, with no SQL dialect in it. The adapters turn it into DDL.
+ */
+
+/** The column kinds of the specification's type table; a lookup is a `guid` plus its `{field}Target` string. */
+export type ColumnKind =
+  | 'datetime'
+  | 'money'
+  | 'decimal'
+  | 'float'
+  | 'integer'
+  | 'boolean'
+  | 'guid'
+  | 'string'
+  | 'binary'
+  | 'versionnumber';
+
+/** `max` is the length of a bounded string; `null` for an unbounded string and every other kind. */
+export type Column = { readonly name: string; readonly kind: ColumnKind; readonly max: number | null; readonly nullable: boolean };
+export type Index = { readonly name: string; readonly columns: readonly string[]; readonly unique: boolean };
+export type Table = {
+  readonly name: string;
+  readonly primaryKey: string;
+  readonly columns: readonly Column[];
+  readonly indexes: readonly Index[];
+};
+export type Schema = { readonly tables: readonly Table[] };
+
+export const emptySchema: Schema = { tables: [] };
+
+/** Spec 000 section 9: "lookup target column 200". */
+export const LOOKUP_TARGET_MAX = 200;
+/** The companion column of a lookup: the field name plus `Target` (spec 000 section 3). */
+export const lookupTargetColumn = (field: string): string => `${field}Target`;
+/** SQL Server's nvarchar(n) stops at 4000; a longer `max` is stored as an unbounded string. */
+export const STRING_MAX_BOUNDED = 4000;
+/** SQL Server index keys stop at 1700 bytes: a string column is indexable up to 850 characters. */
+export const STRING_MAX_INDEXABLE = 850;
+/** Logical names become identifiers: a letter, then letters, digits and underscores. */
+export const IDENTIFIER = /^[A-Za-z][A-Za-z0-9_]*$/;
+/** Keeps every derived name (`IX_{table}_{column}`) under SQL Server's 128-character limit. */
+export const IDENTIFIER_MAX = 60;
+/** Table names the product keeps for itself (`sqlite_` is SQLite's own). */
+export const RESERVED_TABLE_PREFIXES = ['sqlite_', 'tessera_'] as const;
+/** The columns a real deployment filters and sorts on besides the lookups (docs/schema.md). */
+export const INDEXED_SYSTEM_COLUMNS = ['ownerid', 'teamid', 'createdon', 'name'] as const;
+
+const KIND_OF_TYPE: Record<PropertyType, ColumnKind> = {
+  DateTime: 'datetime',
+  Money: 'money',
+  Decimal: 'decimal',
+  Float: 'float',
+  Integer: 'integer',
+  Boolean: 'boolean',
+  Guid: 'guid',
+  Lookup: 'guid',
+  String: 'string',
+  Binary: 'binary',
+  VersionNumber: 'versionnumber',
+};
+
+/** Identifiers compare without case: SQL Server and SQLite both treat `Account` and `account` as one name. */
+export const nameKey = (name: string): string => name.toLowerCase();
+
+export const isIndexable = (c: Column): boolean =>
+  c.kind !== 'binary' && (c.kind !== 'string' || (c.max !== null && c.max <= STRING_MAX_INDEXABLE));
+
+export const indexName = (table: string, column: string): string => `IX_${table}_${column}`;
+export const linkPairIndexName = (table: string): string => `UX_${table}_pair`;
+
+const stringMax = (p: Property): Either<string, number | null> => {
+  if (p.max === undefined) return right(null);
+  if (!Number.isInteger(p.max) || p.max < 1) return left(`max must be a whole number from 1, got ${p.max}`);
+  return right(p.max > STRING_MAX_BOUNDED ? null : p.max);
+};
+
+const identifierProblem = (name: string): string | null =>
+  !IDENTIFIER.test(name)
+    ? `"${name}" is not a valid name (a letter, then letters, digits or _)`
+    : name.length > IDENTIFIER_MAX
+      ? `"${name}" is longer than ${IDENTIFIER_MAX} characters`
+      : null;
+
+const tableOf = (e: Entity): Either<string, Table> => {
+  const where = `entity ${e.logicalName}`;
+  const bad = identifierProblem(e.logicalName);
+  if (bad) return left(`${where}: ${bad}`);
+  if (RESERVED_TABLE_PREFIXES.some((p) => nameKey(e.logicalName).startsWith(p)))
+    return left(`${where}: names starting with ${RESERVED_TABLE_PREFIXES.join(' or ')} are reserved`);
+  const pk = primaryKeyOf(e);
+  const pkBad = identifierProblem(pk);
+  if (pkBad) return left(`${where}: primary key ${pkBad}`);
+
+  const columns: Column[] = [{ name: pk, kind: 'guid', max: null, nullable: false }];
+  const seen = new Map<string, string>([[nameKey(pk), 'the primary key']]);
+  const add = (c: Column, owner: string): string | null => {
+    const clash = seen.get(nameKey(c.name));
+    if (clash) return `${where}: column ${c.name} of ${owner} clashes with ${clash}`;
+    seen.set(nameKey(c.name), owner);
+    columns.push(c);
+    return null;
+  };
+  const lookups: string[] = [];
+  for (const p of e.properties) {
+    const at = `${where}: property ${p.logicalName}`;
+    const pBad = identifierProblem(p.logicalName);
+    if (pBad) return left(`${at}: ${pBad}`);
+    if (nameKey(p.logicalName) === nameKey(pk)) {
+      if (p.type !== 'Guid') return left(`${at}: the primary key must be of type Guid, not ${p.type}`);
+      continue;
+    }
+    const kind = KIND_OF_TYPE[p.type];
+    let max: number | null = null;
+    if (kind === 'string') {
+      const m = stringMax(p);
+      if (m._tag === 'Left') return left(`${at}: ${m.left}`);
+      max = m.right;
+    }
+    if (kind === 'versionnumber' && columns.some((c) => c.kind === 'versionnumber'))
+      return left(`${at}: a table holds at most one VersionNumber column`);
+    const clash = add({ name: p.logicalName, kind, max, nullable: kind !== 'versionnumber' }, `property ${p.logicalName}`);
+    if (clash) return left(clash);
+    if (p.type === 'Lookup') {
+      lookups.push(p.logicalName);
+      const target = lookupTargetColumn(p.logicalName);
+      if (target.length > IDENTIFIER_MAX) return left(`${at}: "${target}" is longer than ${IDENTIFIER_MAX} characters`);
+      const tClash = add({ name: target, kind: 'string', max: LOOKUP_TARGET_MAX, nullable: true }, `the lookup ${p.logicalName}`);
+      if (tClash) return left(tClash);
+    }
+  }
+
+  const indexes: Index[] = [];
+  const indexed = new Set<string>();
+  const addIndex = (column: string) => {
+    if (indexed.has(nameKey(column))) return;
+    indexed.add(nameKey(column));
+    indexes.push({ name: indexName(e.logicalName, column), columns: [column], unique: false });
+  };
+  if (isLinkEntity(e)) {
+    if (lookups.length < 2) return left(`${where}: a link entity (type many) needs two lookups, it has ${lookups.length}`);
+    // The unique pair leads with the first lookup, so it also serves searches by that lookup.
+    indexes.push({ name: linkPairIndexName(e.logicalName), columns: [lookups[0], lookups[1]], unique: true });
+    indexed.add(nameKey(lookups[0]));
+  }
+  const systemKeys = new Set<string>(INDEXED_SYSTEM_COLUMNS);
+  for (const c of columns) {
+    if (c.name === pk) continue;
+    if ((lookups.includes(c.name) || systemKeys.has(nameKey(c.name))) && isIndexable(c)) addIndex(c.name);
+  }
+  return right({ name: e.logicalName, primaryKey: pk, columns, indexes });
+};
+
+/**
+ * The schema of a complete metadata set (system fields already applied). Fails with one line
+ * naming the entity and property when a name cannot become a table or column.
+ */
+export const schemaOf = (entities: readonly Entity[]): Either<InputError, Schema> => {
+  const tables: Table[] = [];
+  const names = new Map<string, string>();
+  for (const e of entities) {
+    const t = tableOf(e);
+    if (t._tag === 'Left') return left(inputError(`Invalid metadata: ${t.left}`));
+    const key = nameKey(e.logicalName);
+    if (names.has(key)) return left(inputError(`Invalid metadata: entity ${e.logicalName} is defined twice`));
+    names.set(key, `table ${e.logicalName}`);
+    tables.push(t.right);
+  }
+  // SQLite keeps tables and indexes in one namespace per database: every name must be unique in it.
+  for (const t of tables)
+    for (const i of t.indexes) {
+      const clash = names.get(nameKey(i.name));
+      if (clash)
+        return left(inputError(`Invalid metadata: entity ${t.name}: index ${i.name} clashes with ${clash}; rename the entity or field`));
+      names.set(nameKey(i.name), `index ${i.name} of ${t.name}`);
+    }
+  return right({ tables });
+};
+
+export const findTable = (s: Schema, name: string): Table | undefined => s.tables.find((t) => nameKey(t.name) === nameKey(name));
+export const findColumn = (t: Table, name: string): Column | undefined => t.columns.find((c) => nameKey(c.name) === nameKey(name));
+
+const byName = <T extends { name: string }>(a: T, b: T) => (nameKey(a.name) < nameKey(b.name) ? -1 : nameKey(a.name) > nameKey(b.name) ? 1 : 0);
+
+/**
+ * The canonical form used to compare two schemas: tables, columns and indexes in name order, names in
+ * lower case. Column order is not part of a schema: SQL appends added columns at the end.
+ */
+export const canonicalSchema = (s: Schema): Schema => ({
+  tables: [...s.tables].sort(byName).map((t) => ({
+    name: nameKey(t.name),
+    primaryKey: nameKey(t.primaryKey),
+    columns: [...t.columns].sort(byName).map((c) => ({ ...c, name: nameKey(c.name) })),
+    indexes: [...t.indexes]
+      .sort(byName)
+      .map((i) => ({ name: nameKey(i.name), columns: i.columns.map(nameKey), unique: i.unique })),
+  })),
+});
+
+export const sameColumnType = (a: Column, b: Column): boolean =>
+  a.kind === b.kind && a.max === b.max && a.nullable === b.nullable;
+
+export const sameIndex = (a: Index, b: Index): boolean =>
+  nameKey(a.name) === nameKey(b.name) &&
+  a.unique === b.unique &&
+  a.columns.length === b.columns.length &&
+  a.columns.every((c, i) => nameKey(c) === nameKey(b.columns[i]));
