@@ -7,3 +7,4 @@ export * from './password-hasher.js';
 export * from './session-store.js';
 export * from './organization-directory.js';
 export * from './mailer.js';
+export * from './schema-store.js';
