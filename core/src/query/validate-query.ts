@@ -1,0 +1,378 @@
+import { left, right, isLeft, type Either } from 'fp-ts/lib/Either.js';
+import { fieldNotFound, inputError, noObject, type InputError } from '../errors.js';
+import { hasFlag, primaryKeyOf, type Entity, type Property } from '../metadata/entity.js';
+import {
+  DEFAULT_PAGE_SIZE,
+  MAX_PAGE_SIZE,
+  type Attribute,
+  type Condition,
+  type FetchRequest,
+  type Filter,
+  type Link,
+  type Order,
+} from './query.js';
+import {
+  ROOT_TABLE,
+  type ColumnRef,
+  type PlanAggregateColumn,
+  type PlanColumn,
+  type PlanCondition,
+  type PlanFilter,
+  type PlanLink,
+  type PlanOrder,
+  type QueryPlan,
+  type Scalar,
+} from './plan.js';
+
+/**
+ * The limits of one query object (issue 5). Each is checked before any SQL is built and
+ * breaking one is ERR_INPUT naming the limit.
+ */
+export const QUERY_LIMITS = {
+  /** links inside links: a link of the root is depth 1 */
+  maxLinkDepth: 3,
+  /** joins in one query, at every depth */
+  maxLinks: 10,
+  /** conditions in all filters together (root and links) */
+  maxConditions: 100,
+  /** filters inside filters: the top filter is depth 1 */
+  maxFilterDepth: 5,
+  /** values of one in / not-in list */
+  maxInValues: 1000,
+  /** characters of a like pattern */
+  maxLikePatternLength: 256,
+  /** output columns of one query */
+  maxAttributes: 200,
+  /** rows of one page (API.md: capped at 5000) */
+  maxPageSize: MAX_PAGE_SIZE,
+} as const;
+
+/** Items of one executeMultiple batch (issue 5). */
+export const MAX_BATCH_SIZE = 1000;
+
+/** Looks an entity up by logical name; the metadata set of the organization. */
+export type EntityLookup = (name: string) => Entity | undefined;
+
+export type ValidateOptions = {
+  /** Trusted server code may name secret fields (password hashes); requests never can. */
+  allowSecret?: boolean;
+};
+
+type Ctx = {
+  lookup: EntityLookup;
+  allowSecret: boolean;
+  conditions: number;
+  tables: Map<string, { table: string; entity: Entity }>;
+  links: PlanLink[];
+  /** while validating a link's filter: the last table joined so far (its ON clause sees no later one) */
+  visibleTables: number;
+};
+
+const fail = (message: string): Either<InputError, never> => left(inputError(message));
+
+/** A property that the request may name (secret fields are hidden from requests). */
+export const findProperty = (entity: Entity, name: string, allowSecret: boolean): Property | undefined =>
+  entity.properties.find((p) => p.logicalName === name && (allowSecret || p.secret !== true));
+
+const column = (ctx: Ctx, table: string, entity: Entity, name: string): Either<InputError, ColumnRef> => {
+  const property = findProperty(entity, name, ctx.allowSecret);
+  return property ? right({ table, entity, property }) : left(fieldNotFound(entity.logicalName, name));
+};
+
+const isNumeric = (p: Property): boolean => ['Integer', 'Decimal', 'Float', 'Money', 'VersionNumber'].includes(p.type);
+const isIdLike = (p: Property): boolean => p.type === 'Guid' || p.type === 'Lookup';
+
+const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * A request value in the stored form of the property: numbers for numeric types, booleans,
+ * lower-case ids, ISO 8601 UTC for DateTime (YYYY-MM-DD for DateOnly). Anything else is ERR_INPUT.
+ */
+export const coerceValue = (ref: ColumnRef, value: unknown): Either<InputError, Scalar> => {
+  const p = ref.property;
+  const bad = (): Either<InputError, never> =>
+    fail(`Invalid value for ${ref.entity.logicalName}.${p.logicalName}: ${JSON.stringify(value)?.slice(0, 60)}`);
+  if (isNumeric(p)) {
+    const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
+    return Number.isFinite(n) ? right(n) : bad();
+  }
+  switch (p.type) {
+    case 'Boolean':
+      if (typeof value === 'boolean') return right(value);
+      if (value === 1 || value === 'true' || value === '1') return right(true);
+      if (value === 0 || value === 'false' || value === '0') return right(false);
+      return bad();
+    case 'DateTime': {
+      if (typeof value !== 'string') return bad();
+      if (hasFlag(p, 'DateOnly')) {
+        const d = value.slice(0, 10);
+        return ISO_DATE.test(d) && !Number.isNaN(Date.parse(d)) ? right(d) : bad();
+      }
+      const ms = Date.parse(value);
+      return Number.isNaN(ms) ? bad() : right(new Date(ms).toISOString());
+    }
+    case 'Guid':
+    case 'Lookup':
+      return typeof value === 'string' && value !== '' ? right(value.toLowerCase()) : bad();
+    case 'Binary':
+      return bad();
+    default:
+      return typeof value === 'string' ? right(value) : typeof value === 'number' ? right(String(value)) : bad();
+  }
+};
+
+const condition = (ctx: Ctx, c: Condition, table: string, entity: Entity): Either<InputError, PlanCondition> => {
+  ctx.conditions += 1;
+  if (ctx.conditions > QUERY_LIMITS.maxConditions) {
+    return fail(`Too many conditions: at most ${QUERY_LIMITS.maxConditions} (limit maxConditions)`);
+  }
+  let t = { table, entity };
+  if (c.entityName !== undefined && c.entityName !== entity.logicalName) {
+    const linked = ctx.tables.get(c.entityName);
+    if (!linked || Number(linked.table.slice(1)) > ctx.visibleTables) return fail(`Unknown link alias: ${c.entityName}`);
+    t = linked;
+  }
+  const col = column(ctx, t.table, t.entity, c.attribute);
+  if (isLeft(col)) return col;
+  const ref = col.right;
+  const op = c.operator;
+  if (op === 'null' || op === 'not-null') return right({ kind: 'null', column: ref, negate: op === 'not-null' });
+  if (ref.property.type === 'Binary') return fail(`Operator ${op} does not apply to ${entity.logicalName}.${c.attribute}`);
+  // An empty value (a {{placeholder}} with no replacement) turns eq into null (spec 000 section 7).
+  if ((c.value === null || c.value === undefined) && (op === 'eq' || op === 'ne')) {
+    return right({ kind: 'null', column: ref, negate: op === 'ne' });
+  }
+  if (op === 'like' || op === 'not-like') {
+    if (ref.property.type !== 'String') return fail(`Operator ${op} applies to text fields only: ${c.attribute}`);
+    if (typeof c.value !== 'string') return fail(`Operator ${op} needs a text value: ${c.attribute}`);
+    if (c.value.length > QUERY_LIMITS.maxLikePatternLength) {
+      return fail(`Pattern too long: at most ${QUERY_LIMITS.maxLikePatternLength} characters (limit maxLikePatternLength)`);
+    }
+    return right({ kind: 'like', column: ref, negate: op === 'not-like', pattern: c.value });
+  }
+  if (op === 'in' || op === 'not-in') {
+    const raw = Array.isArray(c.value) ? c.value : [c.value];
+    if (raw.length === 0) return fail(`Operator ${op} needs at least one value: ${c.attribute}`);
+    if (raw.length > QUERY_LIMITS.maxInValues) {
+      return fail(`Too many values: at most ${QUERY_LIMITS.maxInValues} (limit maxInValues)`);
+    }
+    const values: Scalar[] = [];
+    for (const v of raw) {
+      const cv = coerceValue(ref, v);
+      if (isLeft(cv)) return cv;
+      values.push(cv.right);
+    }
+    return right({ kind: 'in', column: ref, negate: op === 'not-in', values });
+  }
+  if (Array.isArray(c.value)) return fail(`Operator ${op} needs a single value: ${c.attribute}`);
+  const v = coerceValue(ref, c.value);
+  if (isLeft(v)) return v;
+  return right({ kind: 'compare', column: ref, operator: op, value: v.right });
+};
+
+const filter = (ctx: Ctx, f: Filter, table: string, entity: Entity, depth: number): Either<InputError, PlanFilter> => {
+  if (depth > QUERY_LIMITS.maxFilterDepth) {
+    return fail(`Filters nested too deep: at most ${QUERY_LIMITS.maxFilterDepth} (limit maxFilterDepth)`);
+  }
+  const conditions: PlanCondition[] = [];
+  for (const c of f.conditions ?? []) {
+    const pc = condition(ctx, c, table, entity);
+    if (isLeft(pc)) return pc;
+    conditions.push(pc.right);
+  }
+  const filters: PlanFilter[] = [];
+  for (const sub of f.filters ?? []) {
+    const pf = filter(ctx, sub, table, entity, depth + 1);
+    if (isLeft(pf)) return pf;
+    filters.push(pf.right);
+  }
+  return right({ type: f.type ?? 'and', conditions, filters });
+};
+
+const isEmpty = (f: PlanFilter): boolean => f.conditions.length === 0 && f.filters.every(isEmpty);
+
+/** Registers links depth first; conditions of link filters may name only tables joined before them. */
+const links = (
+  ctx: Ctx,
+  list: Link[],
+  parent: { table: string; entity: Entity },
+  depth: number,
+  pending: Array<{ link: Link; table: string }>,
+): Either<InputError, null> => {
+  for (const l of list) {
+    if (depth > QUERY_LIMITS.maxLinkDepth) return fail(`Links nested too deep: at most ${QUERY_LIMITS.maxLinkDepth} (limit maxLinkDepth)`);
+    if (ctx.links.length + 1 > QUERY_LIMITS.maxLinks) return fail(`Too many links: at most ${QUERY_LIMITS.maxLinks} (limit maxLinks)`);
+    const entity = ctx.lookup(l.name);
+    if (!entity) return left(noObject(l.name));
+    const alias = l.alias ?? l.name;
+    if (alias === '' || alias.includes('.')) return fail(`Invalid link alias: ${alias}`);
+    if (ctx.tables.has(alias)) return fail(`Duplicate link alias: ${alias}`);
+    const from = findProperty(parent.entity, l.from, ctx.allowSecret);
+    if (!from) return left(fieldNotFound(parent.entity.logicalName, l.from));
+    const to = findProperty(entity, l.to, ctx.allowSecret);
+    if (!to) return left(fieldNotFound(entity.logicalName, l.to));
+    if (!isIdLike(from) || !isIdLike(to)) {
+      return fail(`A link joins id or lookup fields: ${parent.entity.logicalName}.${l.from} to ${entity.logicalName}.${l.to}`);
+    }
+    const table = `t${ctx.links.length + 1}`;
+    ctx.tables.set(alias, { table, entity });
+    ctx.links.push({ table, alias, entity, parent: parent.table, from, to, type: l.type ?? 'inner', filter: null });
+    pending.push({ link: l, table });
+    const nested = links(ctx, l.links ?? [], { table, entity }, depth + 1, pending);
+    if (isLeft(nested)) return nested;
+  }
+  return right(null);
+};
+
+const readable = (entity: Entity, allowSecret: boolean): Property[] =>
+  entity.properties.filter((p) => allowSecret || p.secret !== true);
+
+const aggregateApplies = (a: Attribute, p: Property): boolean => {
+  switch (a.aggregate) {
+    case 'sum':
+    case 'avg':
+      return isNumeric(p);
+    case 'min':
+    case 'max':
+      return isNumeric(p) || p.type === 'DateTime' || p.type === 'String';
+    default:
+      return true;
+  }
+};
+
+/**
+ * Checks a query object against the metadata and the limits, and resolves it into a plan.
+ * Unknown entity: 'No Object:{name}'; unknown field: 'Field not found:{entity}.{field}' (both
+ * ERR_INPUT). Nothing is executed: callers build SQL only from a Right.
+ */
+export const validateQuery = (
+  request: FetchRequest,
+  lookup: EntityLookup,
+  options: ValidateOptions = {},
+): Either<InputError, QueryPlan> => {
+  const q = request.entity;
+  const root = lookup(q.name);
+  if (!root) return left(noObject(q.name));
+  const ctx: Ctx = { lookup, allowSecret: options.allowSecret === true, conditions: 0, tables: new Map(), links: [], visibleTables: 0 };
+  ctx.tables.set(root.logicalName, { table: ROOT_TABLE, entity: root });
+
+  const pending: Array<{ link: Link; table: string }> = [];
+  const ls = links(ctx, q.links ?? [], { table: ROOT_TABLE, entity: root }, 1, pending);
+  if (isLeft(ls)) return ls;
+  for (const { link, table } of pending) {
+    if (!link.filter) continue;
+    const planLink = ctx.links.find((x) => x.table === table) as PlanLink;
+    ctx.visibleTables = Number(table.slice(1));
+    const f = filter(ctx, link.filter, table, planLink.entity, 1);
+    if (isLeft(f)) return f;
+    planLink.filter = isEmpty(f.right) ? null : f.right;
+  }
+  ctx.visibleTables = ctx.links.length;
+  let rootFilter: PlanFilter | null = null;
+  if (q.filter) {
+    const f = filter(ctx, q.filter, ROOT_TABLE, root, 1);
+    if (isLeft(f)) return f;
+    rootFilter = isEmpty(f.right) ? null : f.right;
+  }
+
+  // Output columns: the root's attributes, then each link's as `alias.attribute`.
+  const requested: Array<{ a: Attribute; table: string; entity: Entity; prefix: string }> = [];
+  const rootAttrs: Attribute[] =
+    q.allattrs === true || (q.attributes ?? []).length === 0
+      ? readable(root, ctx.allowSecret).map((p) => ({ attribute: p.logicalName }))
+      : (q.attributes ?? []);
+  for (const a of rootAttrs) requested.push({ a, table: ROOT_TABLE, entity: root, prefix: '' });
+  const addLinkAttrs = (list: Link[]): void => {
+    for (const l of list) {
+      const pl = ctx.tables.get(l.alias ?? l.name) as { table: string; entity: Entity };
+      const attrs: Attribute[] =
+        l.allattrs === true ? readable(pl.entity, ctx.allowSecret).map((p) => ({ attribute: p.logicalName })) : (l.attributes ?? []);
+      for (const a of attrs) requested.push({ a, table: pl.table, entity: pl.entity, prefix: `${l.alias ?? l.name}.` });
+      addLinkAttrs(l.links ?? []);
+    }
+  };
+  addLinkAttrs(q.links ?? []);
+  if (requested.length > QUERY_LIMITS.maxAttributes) {
+    return fail(`Too many attributes: at most ${QUERY_LIMITS.maxAttributes} (limit maxAttributes)`);
+  }
+
+  const aggregateQuery = requested.some((r) => r.a.aggregate !== undefined || (r.a.groupBy !== undefined && r.a.groupBy !== false));
+  const keys = new Set<string>();
+  const plainColumns: PlanColumn[] = [];
+  const aggColumns: PlanAggregateColumn[] = [];
+  const pk = primaryKeyOf(root);
+  for (const { a, table, entity, prefix } of requested) {
+    const col = column(ctx, table, entity, a.attribute);
+    if (isLeft(col)) return col;
+    const key = prefix + (a.alias ?? a.attribute);
+    if (keys.has(key)) {
+      if (!aggregateQuery && a.alias === undefined) continue; // the same column asked twice
+      return fail(`Duplicate attribute or alias: ${key}`);
+    }
+    keys.add(key);
+    if (!aggregateQuery) {
+      plainColumns.push({ key, column: col.right });
+      continue;
+    }
+    if (a.aggregate !== undefined) {
+      if (!aggregateApplies(a, col.right.property)) return fail(`Aggregate ${a.aggregate} does not apply to ${entity.logicalName}.${a.attribute}`);
+      aggColumns.push({ key, column: col.right, kind: 'aggregate', aggregate: a.aggregate });
+    } else if (a.groupBy === true) {
+      aggColumns.push({ key, column: col.right, kind: 'group', grouping: null });
+    } else if (typeof a.groupBy === 'string') {
+      if (col.right.property.type !== 'DateTime') return fail(`Date grouping applies to date fields only: ${a.attribute}`);
+      aggColumns.push({ key, column: col.right, kind: 'group', grouping: a.groupBy });
+    } else {
+      return fail(`An aggregate query needs an aggregate or groupBy on every attribute: ${key}`);
+    }
+  }
+
+  const distinct = !aggregateQuery && q.distinct === true;
+  if (!aggregateQuery && !distinct && !keys.has(pk)) {
+    const idProp = findProperty(root, pk, true);
+    if (idProp) plainColumns.unshift({ key: pk, column: { table: ROOT_TABLE, entity: root, property: idProp } });
+  }
+
+  // Orders: of the entity, then of the request; on a root column, a link column (entityName) or an output alias.
+  const orders: PlanOrder[] = [];
+  const allOrders: Order[] = [...(q.orders ?? []), ...(request.orders ?? [])];
+  for (const o of allOrders) {
+    const descending = o.descending === true;
+    if (aggregateQuery) {
+      const key = o.alias ?? (o.entityName && o.entityName !== root.logicalName ? `${o.entityName}.${o.attribute}` : o.attribute);
+      const found = aggColumns.find((c) => c.key === key) ?? aggColumns.find((c) => c.kind === 'group' && c.key === o.attribute);
+      if (!found) return fail(`An aggregate query orders by its output columns only: ${key}`);
+      orders.push({ kind: 'output', key: found.key, descending });
+      continue;
+    }
+    let t = { table: ROOT_TABLE, entity: root };
+    if (o.entityName !== undefined && o.entityName !== root.logicalName) {
+      const linked = ctx.tables.get(o.entityName);
+      if (!linked) return fail(`Unknown link alias: ${o.entityName}`);
+      t = linked;
+    }
+    const col = column(ctx, t.table, t.entity, o.attribute);
+    if (isLeft(col)) return col;
+    if (distinct && !plainColumns.some((c) => c.column.table === t.table && c.column.property === col.right.property)) {
+      return fail(`A distinct query orders by its selected columns only: ${o.attribute}`);
+    }
+    orders.push({ kind: 'column', column: col.right, descending });
+  }
+
+  // Paging (API.md): page from 1, pageSize default 50, capped at 5000.
+  const page = request.page ?? 1;
+  if (!Number.isInteger(page) || page < 1) return fail(`Invalid page: ${page}`);
+  const size = request.pageSize ?? DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(size) || size < 1) return fail(`Invalid pageSize: ${size}`);
+
+  return right({
+    root,
+    links: ctx.links,
+    filter: rootFilter,
+    shape: aggregateQuery ? { kind: 'aggregate', columns: aggColumns } : { kind: 'plain', columns: plainColumns, distinct },
+    orders,
+    page,
+    pageSize: Math.min(size, QUERY_LIMITS.maxPageSize),
+    count: request.count === true,
+  });
+};

@@ -1,0 +1,189 @@
+import { isLeft, left, right, type Either } from 'fp-ts/lib/Either.js';
+import { inputError, type DomainError } from '../errors.js';
+import { primaryKeyOf, type Entity, type EntityRecord } from '../metadata/entity.js';
+import type { Caller } from '../permissions/types.js';
+import type { ChangeFeed, Change } from '../ports/change-feed.js';
+import type { Clock } from '../ports/clock.js';
+import type { IdGenerator } from '../ports/id-generator.js';
+import type { ItemResult, RecordStore, WriteItem } from '../ports/record-store.js';
+import { evaluateQuery } from '../query/evaluate-query.js';
+import type { FetchRequest, FetchResult } from '../query/query.js';
+import { MAX_BATCH_SIZE, type EntityLookup } from '../query/validate-query.js';
+import { AUDIT_DELETE } from './audit.js';
+import { planFetch, retrieveOne, scopeFor } from './record-reads.js';
+import type { StoredRecord } from './record-rules.js';
+import {
+  createRecord,
+  deleteRecord,
+  itemResult,
+  restoreRecord,
+  rolledBack,
+  updateRecord,
+  writeItem,
+  type Steps,
+  type StoreStep,
+  type WriteContext,
+  type WriteOutcome,
+} from './record-writes.js';
+
+/**
+ * The RecordStore over plain maps, for hosts and tests that need no database. Same rules as the
+ * SQL stores: writes run the shared steps of record-writes.ts, reads the reference evaluator.
+ */
+export class InMemoryRecordStore implements RecordStore {
+  private readonly tables = new Map<string, Map<string, StoredRecord>>();
+  private readonly ctx: WriteContext;
+
+  constructor(
+    private readonly lookup: EntityLookup,
+    clock: Clock,
+    ids: IdGenerator,
+    private readonly feed?: ChangeFeed,
+  ) {
+    this.ctx = { lookup, now: () => clock.now(), newId: () => ids.newId() };
+  }
+
+  private table(name: string): Map<string, StoredRecord> {
+    let t = this.tables.get(name);
+    if (!t) this.tables.set(name, (t = new Map()));
+    return t;
+  }
+
+  /** Runs write steps on the maps; `undo` collects how to take each one back. */
+  private run<T>(steps: Steps<T>, undo: Array<() => void>): T {
+    let next = steps.next();
+    while (!next.done) {
+      next = steps.next(this.step(next.value, undo));
+    }
+    return next.value;
+  }
+
+  private step(s: StoreStep, undo: Array<() => void>): unknown {
+    switch (s.kind) {
+      case 'get': {
+        const r = this.table(s.entity.logicalName).get(s.id);
+        return r ? { ...r } : null;
+      }
+      case 'insert': {
+        const t = this.table(s.entity.logicalName);
+        const id = s.record[primaryKeyOf(s.entity)] as string;
+        if (t.has(id)) return false;
+        t.set(id, { ...s.record });
+        undo.push(() => t.delete(id));
+        return true;
+      }
+      case 'update': {
+        const t = this.table(s.entity.logicalName);
+        const r = t.get(s.id);
+        const vf = versionField(s.entity);
+        if (!r || (s.version !== undefined && vf && r[vf] !== s.version)) return 0;
+        const before = { ...r };
+        const next = { ...r, ...s.changes };
+        if (vf) next[vf] = Number(r[vf] ?? 0) + 1;
+        t.set(s.id, next);
+        undo.push(() => t.set(s.id, before));
+        return 1;
+      }
+      case 'delete': {
+        const t = this.table(s.entity.logicalName);
+        const r = t.get(s.id);
+        const vf = versionField(s.entity);
+        if (!r || (s.version !== undefined && vf && r[vf] !== s.version)) return 0;
+        t.delete(s.id);
+        undo.push(() => t.set(s.id, r));
+        return 1;
+      }
+      case 'lastDeleted': {
+        let found: StoredRecord | null = null;
+        for (const r of this.table(s.audit.logicalName).values()) {
+          if (r.logicalname !== s.logicalname || r.objectid !== s.objectid || r.operation !== AUDIT_DELETE) continue;
+          if (!found || String(r.createdon) >= String(found.createdon)) found = r;
+        }
+        return found ? { ...found } : null;
+      }
+    }
+  }
+
+  private publish(changes: Array<Change | null>): void {
+    for (const c of changes) if (c && this.feed) this.feed.publish(c);
+  }
+
+  private write(steps: Steps<WriteOutcome>): Either<DomainError, string> {
+    const undo: Array<() => void> = [];
+    const outcome = this.run(steps, undo);
+    if (isLeft(outcome)) {
+      for (const u of undo.reverse()) u();
+      return outcome;
+    }
+    this.publish([outcome.right.change]);
+    return right(outcome.right.id);
+  }
+
+  async retrieveMultiple(caller: Caller, request: FetchRequest): Promise<Either<DomainError, FetchResult>> {
+    const plan = planFetch(this.lookup, caller, request);
+    if (isLeft(plan)) return plan;
+    return right(
+      evaluateQuery(plan.right, {
+        rows: (entity) => [...this.table(entity).values()] as EntityRecord[],
+        scope: (entity) => scopeFor(caller, entity),
+      }),
+    );
+  }
+
+  async retrieveById(caller: Caller, entity: string, id: string): Promise<Either<DomainError, EntityRecord>> {
+    return retrieveOne(this.lookup, entity, id, (r) => this.retrieveMultiple(caller, r));
+  }
+
+  async create(caller: Caller, entity: string, object: EntityRecord): Promise<Either<DomainError, string>> {
+    return this.write(createRecord(this.ctx, caller, entity, object));
+  }
+
+  async update(caller: Caller, entity: string, object: EntityRecord): Promise<Either<DomainError, string>> {
+    return this.write(updateRecord(this.ctx, caller, entity, object));
+  }
+
+  async delete(caller: Caller, entity: string, object: EntityRecord): Promise<Either<DomainError, string>> {
+    return this.write(deleteRecord(this.ctx, caller, entity, object));
+  }
+
+  async restore(caller: Caller, entity: string, id: string): Promise<Either<DomainError, string>> {
+    return this.write(restoreRecord(this.ctx, caller, entity, id));
+  }
+
+  async executeMultiple(
+    caller: Caller,
+    items: readonly WriteItem[],
+    options: { atomic?: boolean } = {},
+  ): Promise<Either<DomainError, ItemResult[]>> {
+    if (items.length > MAX_BATCH_SIZE) return left(inputError(`Too many items: at most ${MAX_BATCH_SIZE} (limit MAX_BATCH_SIZE)`));
+    if (!options.atomic) {
+      return right(items.map((item) => {
+        const r = this.write(writeItem(this.ctx, caller, item));
+        return isLeft(r) ? itemResult(r) : { id: r.right };
+      }));
+    }
+    const undo: Array<() => void> = [];
+    const outcomes: WriteOutcome[] = [];
+    for (const item of items) {
+      const o = this.run(writeItem(this.ctx, caller, item), undo);
+      outcomes.push(o);
+      if (isLeft(o)) {
+        for (const u of undo.reverse()) u();
+        return right(atomicFailure(items.length, outcomes.length - 1, o.left));
+      }
+    }
+    this.publish(outcomes.map((o) => (isLeft(o) ? null : o.right.change)));
+    return right(outcomes.map(itemResult));
+  }
+
+  /** Every stored row of an entity (tests and diagnostics). */
+  rows(entity: string): StoredRecord[] {
+    return [...this.table(entity).values()].map((r) => ({ ...r }));
+  }
+}
+
+const versionField = (e: Entity): string | undefined => e.properties.find((p) => p.type === 'VersionNumber')?.logicalName;
+
+/** The answers of an atomic batch whose item `failed` failed: that item's error, and every other rolled back. */
+export const atomicFailure = (size: number, failed: number, error: DomainError): ItemResult[] =>
+  Array.from({ length: size }, (_, i) => (i === failed ? itemResult(left(error)) : rolledBack(failed, error)));

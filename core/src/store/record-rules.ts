@@ -1,0 +1,192 @@
+import { isLeft, left, right, type Either } from 'fp-ts/lib/Either.js';
+import { fieldNotFound, inputError, type InputError } from '../errors.js';
+import { hasFlag, primaryKeyOf, type Entity, type EntityRecord, type FieldValue, type Property } from '../metadata/entity.js';
+import { SYSTEM_USER_ENTITY } from '../permissions/access.js';
+import type { Caller } from '../permissions/types.js';
+import { isSystemCaller } from '../ports/record-store.js';
+
+/**
+ * Store-level rules of a write (API.md "POST /api/update", issue 5), shared by every store:
+ * values coerced to their stored form, system fields set by the server, only changed fields kept.
+ *
+ * Stored form: ids in lower case; a lookup as `{ id, name }` (the label is read, never stored);
+ * DateTime as ISO 8601 UTC with milliseconds (DateOnly `YYYY-MM-DD`), so that text order is time order;
+ * booleans; numbers; versionnumber a counter (on the wire its decimal string).
+ */
+export type StoredValue = string | number | boolean | null | { id: string; name: string };
+export type StoredRecord = Record<string, StoredValue>;
+
+/** Fields only the server writes: a client's values for them are ignored. */
+export const SERVER_FIELDS = ['createdon', 'createdby', 'modifiedon', 'modifiedby', 'versionnumber'] as const;
+
+const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const isGuid = (s: string): boolean => GUID.test(s.toLowerCase());
+
+const invalid = (e: Entity, p: Property, v: unknown): Either<InputError, never> =>
+  left(inputError(`Invalid value for ${e.logicalName}.${p.logicalName}: ${JSON.stringify(v)?.slice(0, 60)}`));
+
+/** One field value of a request in its stored form; an empty value is null. */
+export const storedValue = (e: Entity, p: Property, v: FieldValue | undefined): Either<InputError, StoredValue> => {
+  if (v === undefined || v === null || v === '') return right(null);
+  switch (p.type) {
+    case 'String':
+      if (typeof v !== 'string' && typeof v !== 'number') return invalid(e, p, v);
+      if (p.max !== undefined && String(v).length > p.max) {
+        return left(inputError(`Value too long for ${e.logicalName}.${p.logicalName}: at most ${p.max} characters`));
+      }
+      return right(String(v));
+    case 'Integer':
+    case 'Decimal':
+    case 'Float':
+    case 'Money': {
+      const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN;
+      if (!Number.isFinite(n) || (p.type === 'Integer' && !Number.isInteger(n))) return invalid(e, p, v);
+      return right(n);
+    }
+    case 'Boolean':
+      if (typeof v === 'boolean') return right(v);
+      if (v === 1 || v === 'true') return right(true);
+      if (v === 0 || v === 'false') return right(false);
+      return invalid(e, p, v);
+    case 'DateTime': {
+      if (typeof v !== 'string') return invalid(e, p, v);
+      if (hasFlag(p, 'DateOnly')) {
+        const d = v.slice(0, 10);
+        return /^\d{4}-\d{2}-\d{2}$/.test(d) && !Number.isNaN(Date.parse(d)) ? right(d) : invalid(e, p, v);
+      }
+      const ms = Date.parse(v);
+      return Number.isNaN(ms) ? invalid(e, p, v) : right(new Date(ms).toISOString());
+    }
+    case 'Guid':
+      return typeof v === 'string' && isGuid(v) ? right(v.toLowerCase()) : invalid(e, p, v);
+    case 'Lookup': {
+      const id = typeof v === 'string' ? v : typeof v === 'object' ? v.id : undefined;
+      if (typeof id !== 'string' || !isGuid(id)) return invalid(e, p, v);
+      const targets = p.targets ?? [];
+      const name = typeof v === 'object' && v.name ? v.name : targets[0];
+      if (!name || (targets.length > 0 && !targets.includes(name))) return invalid(e, p, v);
+      return right({ id: id.toLowerCase(), name });
+    }
+    case 'Binary':
+      return typeof v === 'string' ? right(v) : invalid(e, p, v);
+    case 'VersionNumber':
+      return right(null);
+  }
+};
+
+const writableProperty = (e: Entity, field: string, caller: Caller): Property | undefined =>
+  e.properties.find((p) => p.logicalName === field && (p.secret !== true || isSystemCaller(caller)));
+
+/** The request's fields in stored form, without id and server fields; unknown fields are ERR_INPUT. */
+export const storedFields = (e: Entity, object: EntityRecord, caller: Caller): Either<InputError, StoredRecord> => {
+  const pk = primaryKeyOf(e);
+  const out: StoredRecord = {};
+  for (const [field, value] of Object.entries(object)) {
+    if (field === pk || (SERVER_FIELDS as readonly string[]).includes(field)) continue;
+    const p = writableProperty(e, field, caller);
+    if (!p) return left(fieldNotFound(e.logicalName, field));
+    const v = storedValue(e, p, value);
+    if (isLeft(v)) return v;
+    out[field] = v.right;
+  }
+  return right(out);
+};
+
+const has = (e: Entity, field: string): boolean => e.properties.some((p) => p.logicalName === field);
+
+/** The id a write names: lower case, and a UUID. */
+export const recordId = (e: Entity, object: EntityRecord): Either<InputError, string> => {
+  const raw = object[primaryKeyOf(e)];
+  const id = typeof raw === 'string' ? raw : typeof raw === 'object' && raw !== null ? raw.id : undefined;
+  return typeof id === 'string' && isGuid(id) ? right(id.toLowerCase()) : left(inputError(`Invalid id for ${e.logicalName}`));
+};
+
+const userRef = (caller: Caller): { id: string; name: string } => ({ id: caller.userId.toLowerCase(), name: SYSTEM_USER_ENTITY });
+
+/**
+ * A new record as stored: the request's fields, defaults of declared fields, and the system fields
+ * (id unless given, createdon/by, modifiedon/by, ownerid defaulting to the caller, versionnumber 1).
+ */
+export const recordToCreate = (
+  e: Entity,
+  object: EntityRecord,
+  caller: Caller,
+  now: Date,
+  newId: () => string,
+): Either<InputError, StoredRecord> => {
+  const fields = storedFields(e, object, caller);
+  if (isLeft(fields)) return fields;
+  const pk = primaryKeyOf(e);
+  const given = object[pk];
+  let id = newId().toLowerCase();
+  if (given !== undefined && given !== null && given !== '' && given !== '0') {
+    const r = recordId(e, object);
+    if (isLeft(r)) return r;
+    id = r.right;
+  }
+  const record: StoredRecord = { [pk]: id };
+  for (const p of e.properties) {
+    if (p.defaultValue !== undefined && p.defaultValue !== null && fields.right[p.logicalName] === undefined && p.type !== 'VersionNumber') {
+      const d = storedValue(e, p, p.defaultValue);
+      if (!isLeft(d)) record[p.logicalName] = d.right;
+    }
+  }
+  Object.assign(record, fields.right);
+  const stamp = now.toISOString();
+  if (has(e, 'createdon')) record.createdon = stamp;
+  if (has(e, 'modifiedon')) record.modifiedon = stamp;
+  if (has(e, 'createdby')) record.createdby = userRef(caller);
+  if (has(e, 'modifiedby')) record.modifiedby = userRef(caller);
+  if (has(e, 'ownerid') && (record.ownerid === undefined || record.ownerid === null)) record.ownerid = userRef(caller);
+  const version = e.properties.find((p) => p.type === 'VersionNumber');
+  if (version) record[version.logicalName] = 1;
+  return right(record);
+};
+
+export const sameStored = (a: StoredValue | undefined, b: StoredValue | undefined): boolean => {
+  const x = a ?? null;
+  const y = b ?? null;
+  if (x !== null && y !== null && typeof x === 'object' && typeof y === 'object') return x.id === y.id && x.name === y.name;
+  return x === y;
+};
+
+/**
+ * The fields an update really changes, compared with the stored record, plus modifiedon/by when
+ * anything changes. Empty when the request changes nothing (then nothing is written).
+ */
+export const changesOf = (
+  e: Entity,
+  current: StoredRecord,
+  object: EntityRecord,
+  caller: Caller,
+  now: Date,
+): Either<InputError, StoredRecord> => {
+  const fields = storedFields(e, object, caller);
+  if (isLeft(fields)) return fields;
+  const changes: StoredRecord = {};
+  for (const [k, v] of Object.entries(fields.right)) if (!sameStored(current[k], v)) changes[k] = v;
+  if (Object.keys(changes).length === 0) return right(changes);
+  if (has(e, 'modifiedon')) changes.modifiedon = now.toISOString();
+  if (has(e, 'modifiedby')) changes.modifiedby = userRef(caller);
+  return right(changes);
+};
+
+/** The versionnumber a request carries, as the stored counter; undefined when absent. */
+export const requestedVersion = (e: Entity, object: EntityRecord): Either<InputError, number | undefined> => {
+  const p = e.properties.find((x) => x.type === 'VersionNumber');
+  const v = p ? object[p.logicalName] : undefined;
+  if (v === undefined || v === null || v === '') return right(undefined);
+  const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN;
+  return Number.isSafeInteger(n) ? right(n) : left(inputError(`Invalid versionnumber for ${e.logicalName}: ${JSON.stringify(v)}`));
+};
+
+/** A stored record in its wire form for a caller: lookups without label, versionnumber as text, secrets dropped. */
+export const wireRecord = (e: Entity, r: StoredRecord, caller: Caller): EntityRecord => {
+  const out: EntityRecord = {};
+  for (const p of e.properties) {
+    if (p.secret === true && !isSystemCaller(caller)) continue;
+    const v = r[p.logicalName];
+    out[p.logicalName] = p.type === 'VersionNumber' && v !== null && v !== undefined ? String(v) : (v ?? null);
+  }
+  return out;
+};

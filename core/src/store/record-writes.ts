@@ -1,0 +1,204 @@
+import { isLeft, left, right, type Either } from 'fp-ts/lib/Either.js';
+import { errorText, inputError, noObject, notFound, permissionDenied, versionConflict, type DomainError } from '../errors.js';
+import { primaryKeyOf, type Entity, type EntityRecord } from '../metadata/entity.js';
+import { SYSTEM_USER_ENTITY } from '../permissions/access.js';
+import { canAccess } from '../permissions/access.js';
+import type { Caller, Operation } from '../permissions/types.js';
+import type { Change, ChangeOperation } from '../ports/change-feed.js';
+import { isSystemCaller, type ItemResult, type WriteItem } from '../ports/record-store.js';
+import type { EntityLookup } from '../query/validate-query.js';
+import { AUDIT_DELETE, AUDIT_ENTITY } from './audit.js';
+import {
+  changesOf,
+  recordId,
+  recordToCreate,
+  requestedVersion,
+  type StoredRecord,
+} from './record-rules.js';
+
+/**
+ * The write use cases of every store, written once. A write is a generator of storage steps
+ * (read a row, insert, a conditional update, a conditional delete); each store interprets the
+ * steps on its own storage: plain maps, better-sqlite3 synchronously inside one transaction
+ * (no await inside), or Kysely on SQL Server. The rules (permissions, system fields, only
+ * changed fields, the version check, the audit body) therefore cannot drift between stores.
+ */
+export type StoreStep =
+  /** the stored row, or null */
+  | { kind: 'get'; entity: Entity; id: string }
+  /** inserts a stored record; answers false when the id is taken */
+  | { kind: 'insert'; entity: Entity; record: StoredRecord }
+  /**
+   * One statement: writes `changes`, increases the versionnumber, where the id matches and,
+   * when `version` is given, the stored versionnumber equals it. Answers the rows changed.
+   */
+  | { kind: 'update'; entity: Entity; id: string; changes: StoredRecord; version: number | undefined }
+  /** One statement: deletes where the id (and the version when given) matches; answers rows deleted. */
+  | { kind: 'delete'; entity: Entity; id: string; version: number | undefined }
+  /** The newest audit row of a delete of `logicalname`/`objectid`, or null. */
+  | { kind: 'lastDeleted'; audit: Entity; logicalname: string; objectid: string };
+
+export type Steps<T> = Generator<StoreStep, T, unknown>;
+
+function* get(entity: Entity, id: string): Steps<StoredRecord | null> {
+  return (yield { kind: 'get', entity, id }) as StoredRecord | null;
+}
+function* count(step: StoreStep): Steps<number> {
+  return (yield step) as number;
+}
+function* inserted(entity: Entity, record: StoredRecord): Steps<boolean> {
+  return (yield { kind: 'insert', entity, record }) as boolean;
+}
+
+/** What a write needs from the host: the metadata and the ports of time and ids. */
+export type WriteContext = {
+  lookup: EntityLookup;
+  now: () => Date;
+  newId: () => string;
+};
+
+/** A committed write: its answer, and the change to publish after commit. */
+export type WriteOutcome = Either<DomainError, { id: string; change: Change | null }>;
+
+const allowed = (caller: Caller, op: Operation, entity: string, record: StoredRecord): boolean =>
+  isSystemCaller(caller) || canAccess(caller, op, entity, record);
+
+const decide = (caller: Caller, op: Operation, e: Entity, record: StoredRecord): Either<DomainError, null> =>
+  allowed(caller, op, e.logicalName, record)
+    ? right(null)
+    : left(permissionDenied(`No ${op} permission on ${e.logicalName}`));
+
+const entityOf = (ctx: WriteContext, name: string): Either<DomainError, Entity> => {
+  const e = ctx.lookup(name);
+  return e ? right(e) : left(noObject(name));
+};
+
+const change = (ctx: WriteContext, entity: string, id: string, operation: ChangeOperation): Change => ({
+  entity,
+  id,
+  operation,
+  stamp: ctx.now().toISOString(),
+});
+
+/** The label of the user who last modified a record, for 'This record was modified by {modifier}'. */
+function* conflict(ctx: WriteContext, current: StoredRecord | null, e: Entity): Steps<DomainError> {
+  if (!current) return notFound(`${e.logicalName} not found`);
+  const by = current.modifiedby;
+  let modifier: string | undefined;
+  const users = ctx.lookup(SYSTEM_USER_ENTITY);
+  if (by && typeof by === 'object' && users) {
+    const user = yield* get(users, by.id);
+    if (user && typeof user.name === 'string') modifier = user.name;
+  }
+  return versionConflict('The record was changed by someone else since it was read', modifier);
+}
+
+export function* createRecord(ctx: WriteContext, caller: Caller, entity: string, object: EntityRecord): Steps<WriteOutcome> {
+  const e = entityOf(ctx, entity);
+  if (isLeft(e)) return e;
+  const record = recordToCreate(e.right, object, caller, ctx.now(), ctx.newId);
+  if (isLeft(record)) return record;
+  const d = decide(caller, 'create', e.right, record.right);
+  if (isLeft(d)) return d;
+  const id = record.right[primaryKeyOf(e.right)] as string;
+  if (!(yield* inserted(e.right, record.right))) return left(inputError(`A ${entity} with id ${id} already exists`));
+  return right({ id, change: change(ctx, entity, id, 'create') });
+}
+
+export function* updateRecord(ctx: WriteContext, caller: Caller, entity: string, object: EntityRecord): Steps<WriteOutcome> {
+  const e = entityOf(ctx, entity);
+  if (isLeft(e)) return e;
+  const id = recordId(e.right, object);
+  if (isLeft(id)) return id;
+  const version = requestedVersion(e.right, object);
+  if (isLeft(version)) return version;
+  const current = yield* get(e.right, id.right);
+  if (!current) return left(notFound(`${entity} not found`));
+  const d = decide(caller, 'update', e.right, current);
+  if (isLeft(d)) return d;
+  const changes = changesOf(e.right, current, object, caller, ctx.now());
+  if (isLeft(changes)) return changes;
+  const versionField = e.right.properties.find((p) => p.type === 'VersionNumber')?.logicalName;
+  if (Object.keys(changes.right).length === 0) {
+    // Nothing changed: nothing is written, but a stale version is still reported.
+    if (version.right !== undefined && versionField && current[versionField] !== version.right) {
+      return left(yield* conflict(ctx, current, e.right));
+    }
+    return right({ id: id.right, change: null });
+  }
+  const n = yield* count({ kind: 'update', entity: e.right, id: id.right, changes: changes.right, version: version.right });
+  if (n === 0) return left(yield* conflict(ctx, yield* get(e.right, id.right), e.right));
+  return right({ id: id.right, change: change(ctx, entity, id.right, 'update') });
+}
+
+export function* deleteRecord(ctx: WriteContext, caller: Caller, entity: string, object: EntityRecord): Steps<WriteOutcome> {
+  const e = entityOf(ctx, entity);
+  if (isLeft(e)) return e;
+  const id = recordId(e.right, object);
+  if (isLeft(id)) return id;
+  const version = requestedVersion(e.right, object);
+  if (isLeft(version)) return version;
+  const current = yield* get(e.right, id.right);
+  if (!current) return left(notFound(`${entity} not found`));
+  const d = decide(caller, 'delete', e.right, current);
+  if (isLeft(d)) return d;
+  const n = yield* count({ kind: 'delete', entity: e.right, id: id.right, version: version.right });
+  if (n === 0) return left(yield* conflict(ctx, yield* get(e.right, id.right), e.right));
+  const audit = ctx.lookup(AUDIT_ENTITY);
+  if (audit && entity !== AUDIT_ENTITY) {
+    // The full body, so that undo-delete brings back every field with the original id.
+    const row = recordToCreate(
+      audit,
+      { logicalname: entity, objectid: id.right, operation: AUDIT_DELETE, name: `${entity} ${id.right}`, body: JSON.stringify(current) },
+      caller,
+      ctx.now(),
+      ctx.newId,
+    );
+    if (isLeft(row)) return row;
+    yield* inserted(audit, row.right);
+  }
+  return right({ id: id.right, change: change(ctx, entity, id.right, 'delete') });
+}
+
+/** Undo-delete: the last deleted body of the record, inserted again with its original id. */
+export function* restoreRecord(ctx: WriteContext, caller: Caller, entity: string, id: string): Steps<WriteOutcome> {
+  const e = entityOf(ctx, entity);
+  if (isLeft(e)) return e;
+  const audit = ctx.lookup(AUDIT_ENTITY);
+  if (!audit) return left(noObject(AUDIT_ENTITY));
+  const key = id.toLowerCase();
+  const row = (yield { kind: 'lastDeleted', audit, logicalname: entity, objectid: key }) as StoredRecord | null;
+  if (!row || typeof row.body !== 'string') return left(notFound(`No deleted ${entity} with id ${id}`));
+  if (yield* get(e.right, key)) return left(inputError(`A ${entity} with id ${id} already exists`));
+  const body = JSON.parse(row.body) as StoredRecord;
+  // Only fields the entity still has come back; the versionnumber starts again.
+  const record: StoredRecord = {};
+  for (const p of e.right.properties) if (body[p.logicalName] !== undefined) record[p.logicalName] = body[p.logicalName];
+  const versionField = e.right.properties.find((p) => p.type === 'VersionNumber');
+  if (versionField) record[versionField.logicalName] = 1;
+  record[primaryKeyOf(e.right)] = key;
+  const d = decide(caller, 'create', e.right, record);
+  if (isLeft(d)) return d;
+  if (!(yield* inserted(e.right, record))) return left(inputError(`A ${entity} with id ${id} already exists`));
+  return right({ id: key, change: change(ctx, entity, key, 'restore') });
+}
+
+export function* writeItem(ctx: WriteContext, caller: Caller, item: WriteItem): Steps<WriteOutcome> {
+  switch (item.operation) {
+    case 'create':
+      return yield* createRecord(ctx, caller, item.name, item.object);
+    case 'update':
+      return yield* updateRecord(ctx, caller, item.name, item.object);
+    case 'delete':
+      return yield* deleteRecord(ctx, caller, item.name, item.object);
+    default:
+      return left(inputError(`Unknown operation: ${String((item as { operation: unknown }).operation)}`));
+  }
+}
+
+/** The answer of an item that an atomic batch rolled back because item `failed` failed. */
+export const rolledBack = (failed: number, error: DomainError): ItemResult => ({
+  error: `${error.code}: Rolled back: item ${failed} failed: ${error.message}`,
+});
+
+export const itemResult = (o: WriteOutcome): ItemResult => (isLeft(o) ? { error: errorText(o.left) } : { id: o.right.id });
