@@ -12,6 +12,7 @@ import {
   type CivilDate,
 } from './civil.js';
 import { checkTimeZone, civilDateOf, startOfDayInstant } from './zoned.js';
+import { AGE_FILTER_MAX, DAY_FILTER_MAX_YEAR, DAY_FILTER_MIN_YEAR } from '../metadata/view.js';
 
 /** The date quick options of spec 001 section 2 / 002 section 9: today, tomorrow, yesterday, this, next and previous week, month, year. */
 export const DATE_RANGE_OPTIONS = [
@@ -103,11 +104,7 @@ export const dateRange = (option: DateRangeOption, reference: Date, timeZone: st
     E.map((tz) => instantRange(civilRange(option, civilDateOf(reference, tz)), tz)),
   );
 
-/** The day filter accepts years only between 1801 and 2199 (spec 001 section 2). */
-export const DAY_FILTER_MIN_YEAR = 1801;
-export const DAY_FILTER_MAX_YEAR = 2199;
-
-/** Checks a day-filter date against the accepted years 1801 to 2199. */
+/** Checks a day-filter date against the accepted years 1801 to 2199 (DAY_FILTER_MIN_YEAR, DAY_FILTER_MAX_YEAR, spec 001 section 2). */
 export const checkDayFilterDate = (d: CivilDate): E.Either<InputError, CivilDate> =>
   d.year >= DAY_FILTER_MIN_YEAR && d.year <= DAY_FILTER_MAX_YEAR
     ? E.right(d)
@@ -135,13 +132,13 @@ export const weekNumberRange = (isoYear: number, week: number): E.Either<InputEr
 };
 
 /** Age filter options run 0 to 99 (spec 002 section 9). */
-export const AGE_OPTIONS: readonly number[] = Array.from({ length: 100 }, (_, i) => i);
+export const AGE_OPTIONS: readonly number[] = Array.from({ length: AGE_FILTER_MAX + 1 }, (_, i) => i);
 
 /**
  * The birth dates (from, to] of people aged exactly `age` on `today`, as the half-open civil
  * range [today - (age+1) years + 1 day, today - age years + 1 day).
  */
 export const ageBirthRange = (age: number, today: CivilDate): E.Either<InputError, CivilRange> =>
-  Number.isInteger(age) && age >= 0 && age <= 99
+  Number.isInteger(age) && age >= 0 && age <= AGE_FILTER_MAX
     ? E.right({ from: addDays(addYears(today, -(age + 1)), 1), to: addDays(addYears(today, -age), 1) })
-    : E.left(inputError('The age must be between 0 and 99'));
+    : E.left(inputError(`The age must be between 0 and ${AGE_FILTER_MAX}`));

@@ -1,33 +1,5 @@
-import * as t from 'io-ts';
+import { currencyMode, currencyPrecision, EURO, type Currency } from '../metadata/currency.js';
 import { scaledToText, toScaled, type Decimalish } from './decimal.js';
-
-/** Currency display modes (spec 002 section 3): 0 symbol first, 1 value then symbol, 2 code first, 3 value then code. */
-export const CurrencyMode = t.union([t.literal(0), t.literal(1), t.literal(2), t.literal(3)], 'CurrencyMode');
-export type CurrencyMode = t.TypeOf<typeof CurrencyMode>;
-
-/** A currency record (spec 002 section 3). */
-export const Currency = t.intersection(
-  [
-    t.type({ code: t.string, symbol: t.string }),
-    t.partial({
-      id: t.string,
-      name: t.string,
-      precision: t.number,
-      mode: CurrencyMode,
-      exchangerate: t.number,
-      isdefault: t.boolean,
-      formatstring: t.string,
-    }),
-  ],
-  'Currency',
-);
-export type Currency = t.TypeOf<typeof Currency>;
-
-/** Default precision is 2. */
-export const DEFAULT_MONEY_PRECISION = 2;
-
-/** The default currency is Euro, shown value then symbol as written in the euro area ("12,50 €"). */
-export const EURO: Currency = { name: 'Euro', code: 'EUR', symbol: '€', precision: DEFAULT_MONEY_PRECISION, mode: 1, isdefault: true };
 
 export type MoneySettings = {
   /** The decimal separator (organization setting decimalSeparator); default '.'. */
@@ -47,19 +19,19 @@ const group = (digits: string, separator: string): string =>
  */
 export const formatMoney = (
   amount: Decimalish | null | undefined,
-  currency?: Currency | null,
+  currency?: Pick<Currency, 'code' | 'symbol' | 'precision' | 'mode'> | null,
   settings: MoneySettings = {},
 ): string => {
   if (amount === null || amount === undefined || amount === '') return '';
   const c = currency ?? EURO;
-  const precision = c.precision ?? DEFAULT_MONEY_PRECISION;
+  const precision = currencyPrecision(c);
   const scaled = toScaled(amount, precision);
   if (scaled === undefined) return '';
   const text = scaledToText(scaled < 0n ? -scaled : scaled, precision);
   const [whole, fraction] = text.split('.');
   const value = `${group(whole, settings.thousandsSeparator ?? '')}${fraction === undefined ? '' : `${settings.decimalSeparator ?? '.'}${fraction}`}`;
   const sign = scaled < 0n ? '-' : '';
-  switch (c.mode ?? 0) {
+  switch (currencyMode(c)) {
     case 0:
       return `${sign}${c.symbol}${value}`;
     case 1:

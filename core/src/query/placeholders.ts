@@ -66,10 +66,11 @@ export const replaceFilterPlaceholders = (f: Filter, values: PlaceholderValues):
   ...(f.filters === undefined ? {} : { filters: f.filters.map((n) => replaceFilterPlaceholders(n, values)) }),
 });
 
-const replaceLink = (l: Link, values: PlaceholderValues): Link => ({
+/** Replaces placeholders in a link's filter and its nested links. */
+export const replaceLinkPlaceholders = (l: Link, values: PlaceholderValues): Link => ({
   ...l,
   ...(l.filter === undefined ? {} : { filter: replaceFilterPlaceholders(l.filter, values) }),
-  ...(l.links === undefined ? {} : { links: l.links.map((n) => replaceLink(n, values)) }),
+  ...(l.links === undefined ? {} : { links: l.links.map((n) => replaceLinkPlaceholders(n, values)) }),
 });
 
 /** Replaces placeholders in a whole query: the entity filter and every link's filter. */
@@ -78,6 +79,6 @@ export const replaceFetchPlaceholders = (q: FetchRequest, values: PlaceholderVal
   entity: {
     ...q.entity,
     ...(q.entity.filter === undefined ? {} : { filter: replaceFilterPlaceholders(q.entity.filter, values) }),
-    ...(q.entity.links === undefined ? {} : { links: q.entity.links.map((l) => replaceLink(l, values)) }),
+    ...(q.entity.links === undefined ? {} : { links: q.entity.links.map((l) => replaceLinkPlaceholders(l, values)) }),
   },
 });

@@ -1,7 +1,8 @@
-import * as t from 'io-ts';
 import * as E from 'fp-ts/lib/Either.js';
 import { inputError, type InputError } from '../errors.js';
-import { hasFlag, RichOption, type Entity } from '../metadata/entity.js';
+import { hasFlag, type Entity } from '../metadata/entity.js';
+import type { FetchFragment } from '../metadata/form.js';
+import type { QuickFilter, QuickFilterOptionValue } from '../metadata/view.js';
 import { addDays, formatCivil, parseCivil, type CivilDate } from '../dates/civil.js';
 import {
   ageBirthRange,
@@ -10,70 +11,8 @@ import {
   DateRangeOption,
 } from '../dates/date-range.js';
 import { checkTimeZone, civilDateOf, startOfDayInstant } from '../dates/zoned.js';
-import { Filter, type Condition } from './query.js';
-import { replaceFilterPlaceholders, type PlaceholderValues } from './placeholders.js';
-
-/** Quick filter types (spec 001 section 2, 002 section 5). */
-export const QUICK_FILTER_TYPES = [
-  'options',
-  'date',
-  'daterange',
-  'day',
-  'dayrange',
-  'age',
-  'lookup',
-  'owner',
-  'number',
-  'numericrange',
-  'text',
-  'custom',
-] as const;
-export const QuickFilterType = t.keyof(
-  Object.fromEntries(QUICK_FILTER_TYPES.map((o) => [o, null])) as Record<(typeof QUICK_FILTER_TYPES)[number], null>,
-  'QuickFilterType',
-);
-export type QuickFilterType = t.TypeOf<typeof QuickFilterType>;
-
-export const OptionKey = t.union([t.string, t.number], 'OptionKey');
-export type OptionKey = t.TypeOf<typeof OptionKey>;
-
-/** An option written into the quick filter itself; with a `filter`, choosing it applies that filter instead of `propertyName eq value`. */
-export const DirectOption = t.intersection(
-  [t.type({ value: OptionKey, label: t.string }), t.partial({ filter: Filter, icon: t.string, color: t.string })],
-  'DirectOption',
-);
-export type DirectOption = t.TypeOf<typeof DirectOption>;
-
-/** A quick filter definition with the fields of spec 001 section 2. */
-export const QuickFilter = t.intersection(
-  [
-    t.type({ name: t.string, type: QuickFilterType }),
-    t.partial({
-      propertyName: t.string,
-      label: t.string,
-      icon: t.string,
-      optionsFormat: t.keyof({ radio: null, select: null }),
-      directOptions: t.array(DirectOption),
-      richOptions: t.array(RichOption),
-      includedOptions: t.array(OptionKey),
-      excludedOptions: t.array(OptionKey),
-      multiSelect: t.boolean,
-      mustSelect: t.boolean,
-      defaultOption: OptionKey,
-      initialOption: OptionKey,
-      mandatoryGroup: t.string,
-      minimumLength: t.number,
-      /** Added (and) to the query whenever this filter is active; placeholders as in customFetch. */
-      extraFetch: Filter,
-      /** For type custom: the filter applied, its `{{value}}` placeholder taking the input. */
-      customFetch: Filter,
-      /** A permission string `{entity};{level}[;allowNew]`; without it the filter is hidden. */
-      permissions: t.string,
-    }),
-  ],
-  'QuickFilter',
-);
-export type QuickFilter = t.TypeOf<typeof QuickFilter>;
+import type { Condition, EntityQuery, Filter, Link, Order } from './query.js';
+import { replaceFilterPlaceholders, replaceLinkPlaceholders, type PlaceholderValues } from './placeholders.js';
 
 /** A range input (daterange, dayrange: `YYYY-MM-DD` days, both ends included; numericrange: numbers). */
 export type RangeSelection = { readonly from?: string | number | null; readonly to?: string | number | null };
@@ -82,7 +21,7 @@ export type RangeSelection = { readonly from?: string | number | null; readonly 
  * What the user chose in one quick filter: nothing (null), one option or input, several options
  * (a multiple pulldown selection), or a range.
  */
-export type QuickFilterSelection = null | OptionKey | readonly OptionKey[] | RangeSelection;
+export type QuickFilterSelection = null | QuickFilterOptionValue | readonly QuickFilterOptionValue[] | RangeSelection;
 
 export type QuickFilterContext = {
   /** The instant "today" is read from. */
@@ -121,7 +60,7 @@ export const effectiveSelection = (def: QuickFilter, selection: QuickFilterSelec
 export const reachesMinimumLength = (def: QuickFilter, input: string): boolean => input.trim().length >= (def.minimumLength ?? 0);
 
 /** The options a pulldown shows: includedOptions (when given) minus excludedOptions, keys compared as text. */
-export const visibleOptions = <O extends { value: OptionKey }>(def: QuickFilter, options: readonly O[]): O[] => {
+export const visibleOptions = <O extends { value: QuickFilterOptionValue }>(def: QuickFilter, options: readonly O[]): O[] => {
   const included = def.includedOptions?.map(String);
   const excluded = new Set((def.excludedOptions ?? []).map(String));
   return options.filter((o) => (included === undefined || included.includes(String(o.value))) && !excluded.has(String(o.value)));
@@ -156,10 +95,10 @@ const civilRangeConditions = (
   ];
 };
 
-const asList = (s: QuickFilterSelection): OptionKey[] =>
-  Array.isArray(s) ? [...s] : s === null || isRange(s) ? [] : [s as OptionKey];
+const asList = (s: QuickFilterSelection): QuickFilterOptionValue[] =>
+  Array.isArray(s) ? [...s] : s === null || isRange(s) ? [] : [s as QuickFilterOptionValue];
 
-const keysCondition = (attribute: string, keys: OptionKey[]): Condition =>
+const keysCondition = (attribute: string, keys: QuickFilterOptionValue[]): Condition =>
   keys.length === 1 ? { attribute, operator: 'eq', value: keys[0] } : { attribute, operator: 'in', value: keys };
 
 const parseDay = (v: string | number | null | undefined, check: boolean): E.Either<InputError, CivilDate | undefined> => {
@@ -185,24 +124,52 @@ const parseNumber = (v: string | number): number | undefined => {
   return Number(text);
 };
 
+/** What one quick filter adds to a list query: a filter, plus the links and orders of its extraFetch or customFetch. */
+export type QuickFilterFragment = { readonly filter: Filter; readonly links: readonly Link[]; readonly orders: readonly Order[] };
+
+const placeholdersOf = (ctx: QuickFilterContext, extra: PlaceholderValues = {}): PlaceholderValues => ({ ...(ctx.placeholders ?? {}), ...extra });
+
+/** A fetch fragment with its placeholders replaced. */
+const resolveFragment = (f: FetchFragment, values: PlaceholderValues): QuickFilterFragment => ({
+  filter: f.filter === undefined ? {} : replaceFilterPlaceholders(f.filter, values),
+  links: (f.links ?? []).map((l) => replaceLinkPlaceholders(l, values)),
+  orders: f.orders ?? [],
+});
+
 /**
- * The filter one quick filter adds to the list query for a selection (spec 001 section 2), or
- * null when the filter is not active (empty selection, input shorter than minimumLength).
- * mustSelect falls back to the default option; extraFetch is added whenever the filter is active.
+ * What one quick filter adds to the list query for a selection (spec 001 section 2), or null when
+ * the filter is not active (empty selection, input shorter than minimumLength). mustSelect falls
+ * back to the default option; extraFetch is added (and) whenever the filter is active; a custom
+ * filter's customFetch takes the input as `{{value}}`.
  */
-export const quickFilterToFilter = (
+export const quickFilterToFragment = (
   def: QuickFilter,
   rawSelection: QuickFilterSelection | undefined,
   ctx: QuickFilterContext,
-): E.Either<InputError, Filter | null> => {
+): E.Either<InputError, QuickFilterFragment | null> => {
   const tz = checkTimeZone(ctx.timeZone);
   if (E.isLeft(tz)) return tz;
   const selection = effectiveSelection(def, rawSelection);
   if (isEmptySelection(selection)) return E.right(null);
-  const own = ownFilter(def, selection, ctx);
+  const own = ownFragment(def, selection, ctx);
   if (E.isLeft(own) || own.right === null || def.extraFetch === undefined) return own;
-  const extra = replaceFilterPlaceholders(def.extraFetch, ctx.placeholders ?? {});
-  return E.right({ type: 'and', filters: [own.right, extra] });
+  const extra = resolveFragment(def.extraFetch, placeholdersOf(ctx));
+  return E.right({
+    filter: { type: 'and', filters: [own.right.filter, extra.filter] },
+    links: [...own.right.links, ...extra.links],
+    orders: [...own.right.orders, ...extra.orders],
+  });
+};
+
+const only = (filter: Filter | null): QuickFilterFragment | null => (filter === null ? null : { filter, links: [], orders: [] });
+
+const ownFragment = (def: QuickFilter, selection: QuickFilterSelection, ctx: QuickFilterContext): E.Either<InputError, QuickFilterFragment | null> => {
+  if (def.type === 'custom') {
+    const input = String(asList(selection)[0] ?? '');
+    if (!reachesMinimumLength(def, input) || def.customFetch === undefined) return E.right(null);
+    return E.right(resolveFragment(def.customFetch, placeholdersOf(ctx, { value: input })));
+  }
+  return E.map(only)(ownFilter(def, selection, ctx));
 };
 
 const ownFilter = (def: QuickFilter, selection: QuickFilterSelection, ctx: QuickFilterContext): E.Either<InputError, Filter | null> => {
@@ -212,27 +179,14 @@ const ownFilter = (def: QuickFilter, selection: QuickFilterSelection, ctx: Quick
     case 'options':
     case 'lookup':
     case 'owner': {
+      // Keys may be placeholders such as {{userid}} (the owner filter's "me").
       const keys = asList(selection);
-      const direct = def.directOptions ?? [];
-      const filters: Filter[] = [];
-      const plain: OptionKey[] = [];
-      for (const k of keys) {
-        const d = direct.find((o) => String(o.value) === String(k));
-        if (d?.filter !== undefined) filters.push(replaceFilterPlaceholders(d.filter, ctx.placeholders ?? {}));
-        else plain.push(k);
-      }
-      if (plain.length > 0) filters.push(replaceFilterPlaceholders(and([keysCondition(attribute, plain)]), ctx.placeholders ?? {}));
-      return E.right(filters.length === 0 ? null : or(filters));
+      return E.right(keys.length === 0 ? null : replaceFilterPlaceholders(and([keysCondition(attribute, keys)]), placeholdersOf(ctx)));
     }
     case 'date': {
       const keys = asList(selection);
       const filters: Filter[] = [];
       for (const k of keys) {
-        const direct = def.directOptions?.find((o) => String(o.value) === String(k));
-        if (direct?.filter !== undefined) {
-          filters.push(replaceFilterPlaceholders(direct.filter, ctx.placeholders ?? {}));
-          continue;
-        }
         const option = DateRangeOption.decode(k);
         if (E.isLeft(option)) return E.left(inputError(`Unknown date option: ${String(k)}`));
         filters.push(and(civilRangeConditions(def, civilRange(option.right, today), ctx)));
@@ -241,7 +195,7 @@ const ownFilter = (def: QuickFilter, selection: QuickFilterSelection, ctx: Quick
     }
     case 'day': {
       if (!isRange(selection) && !Array.isArray(selection))
-        return dayRangeFilter(def, { from: selection as OptionKey, to: selection as OptionKey }, ctx, true);
+        return dayRangeFilter(def, { from: selection as QuickFilterOptionValue, to: selection as QuickFilterOptionValue }, ctx, true);
       return isRange(selection) ? dayRangeFilter(def, selection, ctx, true) : E.left(inputError('A day filter takes one day'));
     }
     case 'daterange':
@@ -283,34 +237,32 @@ const ownFilter = (def: QuickFilter, selection: QuickFilterSelection, ctx: Quick
       if (!reachesMinimumLength(def, input)) return E.right(null);
       return E.right(and([{ attribute, operator: 'like', value: `%${input.trim()}%` }]));
     }
-    case 'custom': {
-      const input = String(asList(selection)[0] ?? '');
-      if (!reachesMinimumLength(def, input) || def.customFetch === undefined) return E.right(null);
-      return E.right(replaceFilterPlaceholders(def.customFetch, { ...(ctx.placeholders ?? {}), value: input }));
-    }
+    case 'custom':
+      return E.right(null);
   }
 };
 
-/** The outcome of a quick-filter bar: the filter to add, or "no results" when a mandatory group has no active filter. */
+/** The outcome of a quick-filter bar: what to add to the query, or "no results" when a mandatory group has no active filter. */
 export type QuickFilterOutcome =
-  | { readonly _tag: 'Filter'; readonly filter: Filter }
+  | { readonly _tag: 'Fetch'; readonly fragment: QuickFilterFragment }
   | { readonly _tag: 'NoResults'; readonly missingGroups: readonly string[] };
 
 /**
- * The whole quick-filter bar as one filter: the active filters and'ed together. If any mandatory
- * group has no active filter, the list returns nothing (spec 001 section 2).
+ * The whole quick-filter bar as one fragment: the active filters and'ed together, their links and
+ * orders appended. If any mandatory group has no active filter, the list returns nothing (spec 001
+ * section 2).
  */
-export const quickFiltersToFilter = (
+export const quickFiltersToFetch = (
   defs: readonly QuickFilter[],
   selections: Readonly<Record<string, QuickFilterSelection | undefined>>,
   ctx: QuickFilterContext,
 ): E.Either<InputError, QuickFilterOutcome> => {
-  const active: Filter[] = [];
+  const active: QuickFilterFragment[] = [];
   const satisfied = new Set<string>();
   const groups = new Set<string>();
   for (const def of defs) {
     if (def.mandatoryGroup !== undefined && def.mandatoryGroup !== '') groups.add(def.mandatoryGroup);
-    const f = quickFilterToFilter(def, selections[def.name], ctx);
+    const f = quickFilterToFragment(def, selections[def.name], ctx);
     if (E.isLeft(f)) return f;
     if (f.right === null) continue;
     active.push(f.right);
@@ -318,5 +270,20 @@ export const quickFiltersToFilter = (
   }
   const missingGroups = [...groups].filter((g) => !satisfied.has(g));
   if (missingGroups.length > 0) return E.right({ _tag: 'NoResults', missingGroups });
-  return E.right({ _tag: 'Filter', filter: { type: 'and', filters: active } });
+  return E.right({
+    _tag: 'Fetch',
+    fragment: {
+      filter: { type: 'and', filters: active.map((a) => a.filter) },
+      links: active.flatMap((a) => a.links),
+      orders: active.flatMap((a) => a.orders),
+    },
+  });
 };
+
+/** Adds a quick-filter fragment to a list query: its filter and'ed with the query's, its links and orders appended. */
+export const applyQuickFilterFragment = (query: EntityQuery, fragment: QuickFilterFragment): EntityQuery => ({
+  ...query,
+  filter: query.filter === undefined ? fragment.filter : { type: 'and', filters: [query.filter, fragment.filter] },
+  ...(fragment.links.length === 0 ? {} : { links: [...(query.links ?? []), ...fragment.links] }),
+  ...(fragment.orders.length === 0 ? {} : { orders: [...(query.orders ?? []), ...fragment.orders] }),
+});
