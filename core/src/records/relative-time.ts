@@ -1,0 +1,29 @@
+/**
+ * Spec 001 section 2, activity feed: how long ago something happened. Under 60 seconds it is
+ * one minute ('1 min ago'), under an hour whole minutes, under a day whole hours, else the
+ * date. A time slightly in the future (clock skew) counts as just now.
+ */
+export type RelativeTime = { unit: 'minutes'; count: number } | { unit: 'hours'; count: number } | { unit: 'date'; date: Date };
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+const DAY = 24 * HOUR;
+
+const ms = (t: string | number | Date): number => (t instanceof Date ? t.getTime() : typeof t === 'number' ? t : Date.parse(t));
+
+/** How long before `now` the moment `then` was (spec 001 section 2 thresholds). */
+export const relativeTime = (then: string | number | Date, now: number | Date): RelativeTime => {
+  const t = ms(then);
+  const elapsed = ms(now) - t;
+  if (elapsed < MINUTE) return { unit: 'minutes', count: 1 };
+  if (elapsed < HOUR) return { unit: 'minutes', count: Math.floor(elapsed / MINUTE) };
+  if (elapsed < DAY) return { unit: 'hours', count: Math.floor(elapsed / HOUR) };
+  return { unit: 'date', date: new Date(t) };
+};
+
+/** English text of a relative time: '1 min ago', '5 min ago', '1 hour ago', '3 hours ago'; the date through `formatDate`. */
+export const relativeTimeText = (rt: RelativeTime, formatDate: (d: Date) => string = (d) => d.toISOString().slice(0, 10)): string => {
+  if (rt.unit === 'minutes') return `${rt.count} min ago`;
+  if (rt.unit === 'hours') return rt.count === 1 ? '1 hour ago' : `${rt.count} hours ago`;
+  return formatDate(rt.date);
+};
