@@ -148,7 +148,7 @@ export const loadPack = (raw: unknown, source: string, base: readonly Pack[] = [
     ...entities.flatMap((e) => e.properties.flatMap((p) => propertyProblems(set.right, e, p))),
     ...(pack.views ?? []).flatMap((v) => viewProblems(set.right, v)),
   ];
-  const names = (pack.views ?? []).map((v) => `${v.kind}:${v.objectname ?? ''}:${v.name}`);
+  const names = (pack.views ?? []).map((v) => `${v.kind}:${v.objectname ?? ''}:${v.appid ?? ''}:${v.name}`);
   const twice = names.filter((n, i) => names.indexOf(n) !== i);
   if (twice.length > 0) problems.push(`views defined twice: ${[...new Set(twice)].join(', ')}`);
   if (problems.length > 0) return left(inputError(`Invalid pack ${source}: ${problems.join('; ')}`));

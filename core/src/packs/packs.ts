@@ -1,6 +1,7 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { loadPack, type Pack } from '../metadata/pack.js';
 import systemJson from './system.json' with { type: 'json' };
+import demoJson from './demo-crm.json' with { type: 'json' };
 
 /**
  * The built-in metadata packs, JSON files beside this module, decoded by the metadata codecs when
@@ -8,6 +9,7 @@ import systemJson from './system.json' with { type: 'json' };
  * and the path of each problem.
  */
 export const SYSTEM_PACK_SOURCE = 'core/src/packs/system.json';
+export const DEMO_PACK_SOURCE = 'core/src/packs/demo-crm.json';
 
 const loaded = new Map<string, Pack>();
 const builtIn = (source: string, raw: unknown, base: readonly Pack[]): Pack => {
@@ -21,3 +23,9 @@ const builtIn = (source: string, raw: unknown, base: readonly Pack[]): Pack => {
 
 /** The system pack: users, teams, roles, apps, inu_view and the other entities every organization has. */
 export const systemPack = (): Pack => builtIn(SYSTEM_PACK_SOURCE, systemJson as unknown, []);
+
+/** The demo CRM pack (accounts to invoices, travel reports, family budget, community evaluation); it requires system. */
+export const demoPack = (): Pack => builtIn(DEMO_PACK_SOURCE, demoJson as unknown, [systemPack()]);
+
+/** Both built-in packs, system first. */
+export const builtInPacks = (): Pack[] => [systemPack(), demoPack()];
