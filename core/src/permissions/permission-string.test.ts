@@ -14,6 +14,7 @@ import {
   parsePermissionString,
 } from './permission-string.js';
 import { effectivePermissions } from './roles.js';
+import { canAccess } from './access.js';
 import { OPERATIONS, type Caller, type Levels } from './types.js';
 
 const caller = (levels: Record<string, Levels>, teams: string[] = []): Caller => ({
@@ -74,6 +75,23 @@ describe('permission strings {entity};{level}[;allowNew] (spec 000 section 6, 00
     expect(checkPermissionString(creator, 'account;2;allowNew', { name: 'x' })).toBe(true);
     expect(checkPermissionString(creator, 'account;2;allowNew', { id: 'a', ownerid: me })).toBe(false);
     expect(checkPermissionString(creator, 'account;2', { id: 0, name: 'x' })).toBe(false);
+  });
+});
+
+describe('permission strings agree with canAccess', () => {
+  const lvl = fc.constantFrom<0 | 1 | 2 | 3>(0, 1, 2, 3);
+  const levels = fc.record({ create: lvl, read: lvl, update: lvl, delete: lvl });
+  const ref = fc.option(fc.constantFrom('u1', 'u2'), { nil: undefined });
+  const record = fc.record({ id: fc.option(fc.constantFrom<string | number>('a', 0), { nil: undefined }), ownerid: ref, teamid: fc.option(fc.constantFrom('t1', 't2'), { nil: undefined }) }, { requiredKeys: [] });
+  it('{entity};{n} with a record is canAccess of operation n; Save is create on a new record, else update', () => {
+    fc.assert(
+      fc.property(levels, record, fc.constantFrom(...OPERATIONS), (l, r, op) => {
+        const u = caller({ account: l }, ['t1']);
+        expect(checkPermissionString(u, `account;${OPERATIONS.indexOf(op)}`, r)).toBe(canAccess(u, op, 'account', r));
+        const isNew = r.id === undefined || r.id === 0;
+        expect(checkPermissionString(u, defaultCommandPermission('Save', 'account'), r)).toBe(canAccess(u, isNew ? 'create' : 'update', 'account', r));
+      }),
+    );
   });
 });
 

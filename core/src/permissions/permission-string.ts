@@ -13,7 +13,7 @@ import { OPERATIONS, type Caller, type Operation } from './types.js';
 export type PermissionRequirement = { entity: string; operation: Operation; allowNew: boolean };
 
 /** The entity of view, form and other metadata objects (spec 000 section 3). */
-export const VIEW_ENTITY = 'inu_view';
+const VIEW_ENTITY = 'inu_view';
 /** The optional third part of a permission string. */
 export const ALLOW_NEW = 'allowNew';
 

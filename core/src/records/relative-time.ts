@@ -11,10 +11,11 @@ const DAY = 24 * HOUR;
 
 const ms = (t: string | number | Date): number => (t instanceof Date ? t.getTime() : typeof t === 'number' ? t : Date.parse(t));
 
-/** How long before `now` the moment `then` was (spec 001 section 2 thresholds). */
-export const relativeTime = (then: string | number | Date, now: number | Date): RelativeTime => {
+/** How long before `now` the moment `then` was (spec 001 section 2 thresholds); undefined for an unreadable time. */
+export const relativeTime = (then: string | number | Date, now: number | Date): RelativeTime | undefined => {
   const t = ms(then);
   const elapsed = ms(now) - t;
+  if (!Number.isFinite(elapsed)) return undefined;
   if (elapsed < MINUTE) return { unit: 'minutes', count: 1 };
   if (elapsed < HOUR) return { unit: 'minutes', count: Math.floor(elapsed / MINUTE) };
   if (elapsed < DAY) return { unit: 'hours', count: Math.floor(elapsed / HOUR) };
