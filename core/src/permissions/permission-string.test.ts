@@ -3,7 +3,9 @@ import fc from 'fast-check';
 import { isRight } from 'fp-ts/lib/Either.js';
 import { packMask, uniformLevels } from './mask.js';
 import {
+  canCreateFromLookup,
   canCustomize,
+  canEditManyToMany,
   canEditForm,
   canSuperEdit,
   checkPermissionString,
@@ -128,6 +130,15 @@ describe('default command permissions (spec 001 section 6, 002 section 6)', () =
     expect(canSuperEdit(caller({ systemuser: L(0, 3, 3, 0) }))).toBe(true);
     expect(canSuperEdit(caller({ systemuser: L(3, 3, 2, 3) }))).toBe(false);
     expect(canSuperEdit({ userId: 'u1', teams: [], permissions: effectivePermissions([{ name: 'admin' }], ['systemuser']) })).toBe(true);
+  });
+
+  it('a lookup offers Create only with create permission on the target and a quick form; many-to-many needs create on the link entity', () => {
+    const u = caller({ contact: L(1, 3, 0, 0), account_contact: L(0, 3, 3, 3) });
+    expect(canCreateFromLookup(u, 'contact', true)).toBe(true);
+    expect(canCreateFromLookup(u, 'contact', false)).toBe(false);
+    expect(canCreateFromLookup(u, 'account', true)).toBe(false);
+    expect(canEditManyToMany(u, 'account_contact')).toBe(false);
+    expect(canEditManyToMany(caller({ account_contact: L(1, 0, 0, 0) }), 'account_contact')).toBe(true);
   });
 
   it('the export page lists only entities whose read permission is above zero', () => {

@@ -94,3 +94,10 @@ export const canSuperEdit = (user: Caller): boolean => levelOf(user.permissions,
 /** Spec 000 section 6: the export page lists only entities whose read level is above zero. */
 export const exportableEntities = (user: Caller, entities: readonly string[]): string[] =>
   entities.filter((e) => levelOf(user.permissions, e, 'read') > 0);
+
+/** Spec 001 section 6: a lookup's Create button shows only with create permission on the target entity and a quick form. */
+export const canCreateFromLookup = (user: Caller, targetEntity: string, hasQuickForm: boolean): boolean =>
+  hasQuickForm && mayAccessSome(user, 'create', targetEntity);
+
+/** Spec 001 section 6: a many-to-many field is editable only with create permission on the link entity. */
+export const canEditManyToMany = (user: Caller, linkEntity: string): boolean => mayAccessSome(user, 'create', linkEntity);

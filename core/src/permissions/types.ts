@@ -7,6 +7,7 @@
 export type Level = 0 | 1 | 2 | 3;
 /** Operation indexes: create 0, read 1, update 2, delete 3. */
 export type Operation = 'create' | 'read' | 'update' | 'delete';
+/** The operations in index order (create 0, read 1, update 2, delete 3). */
 export const OPERATIONS: readonly Operation[] = ['create', 'read', 'update', 'delete'];
 
 /** Per operation, the level granted on one entity. */

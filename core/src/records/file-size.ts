@@ -1,5 +1,6 @@
 /** The units of a file size, B to PB, each 1024 times the previous. */
 export const FILE_SIZE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'] as const;
+/** One of the units B to PB. */
 export type FileSizeUnit = (typeof FILE_SIZE_UNITS)[number];
 
 /** A file size in the largest unit that keeps the value at least 1, rounded to one decimal. */
