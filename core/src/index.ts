@@ -56,3 +56,5 @@ export * from './store/record-rules.js';
 export * from './store/record-writes.js';
 export * from './store/record-reads.js';
 export * from './store/in-memory-record-store.js';
+export * from './services/organization-setup.js';
+export * from './auth/puzzle.js';

@@ -1,16 +1,16 @@
-import Database from 'better-sqlite3';
 import { Kysely, SqliteDialect, sql, type Generated } from 'kysely';
-import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { openSqlite } from '@tessera/adapters-sql';
 
 /**
  * The catalog: the small database beside the organizations' own (ARCHITECTURE.md "Tenancy and
- * storage") holding the organizations, their users' password hashes, sessions, one-time links
- * and used sign-up puzzles. Secrets are stored only as hashes; times are epoch milliseconds.
+ * storage") holding the organizations, sessions, one-time links, used sign-up puzzles and the
+ * users who must change their password. Password hashes stay in each organization's systemuser
+ * (a secret field), so an organization's file holds all of it. Tokens are stored only as hashes;
+ * times are epoch milliseconds.
  */
 export interface CatalogTables {
   organization: { name: string; status: string; created: number };
-  credential: { org_name: string; user_id: string; password_hash: string; must_change: number };
+  password_change: { org_name: string; user_id: string };
   session: {
     name: string;
     token_hash: string;
@@ -31,8 +31,7 @@ export type CatalogDb = Kysely<CatalogTables>;
 
 const MIGRATION = [
   `CREATE TABLE IF NOT EXISTS organization (name TEXT PRIMARY KEY, status TEXT NOT NULL, created INTEGER NOT NULL)`,
-  `CREATE TABLE IF NOT EXISTS credential (org_name TEXT NOT NULL, user_id TEXT NOT NULL, password_hash TEXT NOT NULL,
-     must_change INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (org_name, user_id))`,
+  `CREATE TABLE IF NOT EXISTS password_change (org_name TEXT NOT NULL, user_id TEXT NOT NULL, PRIMARY KEY (org_name, user_id))`,
   `CREATE TABLE IF NOT EXISTS session (name TEXT PRIMARY KEY, token_hash TEXT NOT NULL UNIQUE, org_name TEXT NOT NULL,
      user_id TEXT NOT NULL, user_name TEXT NOT NULL, created INTEGER NOT NULL, modified INTEGER NOT NULL,
      read INTEGER NOT NULL, ip TEXT NOT NULL, agent TEXT NOT NULL)`,
@@ -44,11 +43,7 @@ const MIGRATION = [
 
 /** Opens (and creates when missing) the catalog file; `:memory:` for a throw-away catalog. */
 export const openCatalog = async (file: string): Promise<CatalogDb> => {
-  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const sqlite = new Database(file);
-  sqlite.pragma('journal_mode = WAL');
-  sqlite.pragma('busy_timeout = 5000');
-  sqlite.pragma('synchronous = NORMAL');
+  const sqlite = openSqlite(file);
   const db = new Kysely<CatalogTables>({ dialect: new SqliteDialect({ database: sqlite }) });
   for (const statement of MIGRATION) await sql.raw(statement).execute(db);
   return db;

@@ -108,11 +108,11 @@ export class KyselySessionStore implements SessionStore {
     return token;
   }
 
-  async redeemLink(orgName: string, token: string, now: Date, peek = false): Promise<LinkRedemption> {
+  async redeemLink(orgName: string | null, token: string, now: Date, peek = false): Promise<LinkRedemption> {
     if (!token.startsWith(LINK_TOKEN_PREFIX) || token.length > 200) return { _tag: 'Unknown' };
     const hash = tokenHash(token);
-    const row = await this.db.selectFrom('link').selectAll().where('token_hash', '=', hash).where('org_name', '=', orgName).executeTakeFirst();
-    if (!row) return { _tag: 'Unknown' };
+    const row = await this.db.selectFrom('link').selectAll().where('token_hash', '=', hash).executeTakeFirst();
+    if (!row || (orgName !== null && row.org_name !== orgName)) return { _tag: 'Unknown' };
     if (row.used || row.expires <= now.getTime()) return { _tag: 'Expired' };
     const link = { orgName: row.org_name, userId: row.user_id, purpose: row.purpose as LinkPurpose };
     if (peek) return { _tag: 'Redeemed', link };

@@ -67,14 +67,16 @@ export const passwordProblem = (password: string): string | null => {
 };
 
 /**
- * Organization names: letters, digits and dashes, 2 to 63 characters, starting and ending with
- * a letter or digit (a DNS label, since the login page reads it from the first sub-domain).
- * Lower-cased, so `Acme` and `acme` are one organization and one file on every file system.
+ * Organization names: a DNS label (the login page reads it from the first sub-domain): letters,
+ * digits and dashes, 1 to 63 characters, no dash at either end; lower-cased so that `Acme` and
+ * `acme` are one organization and one file on every file system; no Windows device names. The
+ * same rule as the data folder's (adapters-sql parseOrgName), so no name can reach a path.
  */
 const ORG_NAME = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
+const DEVICE_NAMES = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])$/;
 export const normalizeOrganizationName = (raw: string): string | null => {
   const name = raw.trim().toLowerCase();
-  return name.length >= 2 && ORG_NAME.test(name) ? name : null;
+  return ORG_NAME.test(name) && !DEVICE_NAMES.test(name) ? name : null;
 };
 
 /** E-mail addresses compare case-insensitively and without surrounding spaces. */

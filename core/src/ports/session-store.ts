@@ -56,8 +56,11 @@ export interface SessionStore {
 
   /** Stores a one-time link valid until `expires` and returns its token, which starts with LINK_TOKEN_PREFIX. */
   createLink(link: OneTimeLink, expires: Date): Promise<string>;
-  /** Redeems a link atomically: it can succeed once. `peek` checks without using it up. */
-  redeemLink(orgName: string, token: string, now: Date, peek?: boolean): Promise<LinkRedemption>;
+  /**
+   * Redeems a link atomically: it can succeed once. `peek` checks without using it up.
+   * `orgName` null accepts a link of any organization (a stream token is presented alone).
+   */
+  redeemLink(orgName: string | null, token: string, now: Date, peek?: boolean): Promise<LinkRedemption>;
 
   /** Records a sign-up puzzle as used until it expires; false when it already was. */
   usePuzzle(puzzleId: string, expires: Date): Promise<boolean>;

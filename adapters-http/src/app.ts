@@ -1,0 +1,124 @@
+import express, { type ErrorRequestHandler, type Router } from 'express';
+import helmet from 'helmet';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import type { Logger } from 'pino';
+import { AppErrorLog, type Clock, type OrganizationDirectory, type SessionStore, type SignInService } from '@tessera/core';
+import type { PuzzleSeal } from './auth/puzzle-seal.js';
+import { CallerCache } from './caller-cache.js';
+import { sendText } from './http-errors.js';
+import { requestLog } from './request-log.js';
+import { adminRoutes } from './routes/admin-routes.js';
+import { contextRoutes } from './routes/context-routes.js';
+import { dataRoutes } from './routes/data-routes.js';
+import { organizationRoutes, type OrganizationFactory } from './routes/organization-routes.js';
+import { signInRoutes } from './routes/sign-in-routes.js';
+import { streamRoutes } from './routes/stream-routes.js';
+import { surveyRoutes } from './routes/survey-routes.js';
+import { sessionGuard } from './session-guard.js';
+import type { Tenants } from './tenants.js';
+
+/** Largest JSON body accepted (docs/api.md "Limits"): a 5000-row import batch fits. */
+export const JSON_BODY_LIMIT = '5mb';
+/** Largest form body (the sign-in forms). */
+export const FORM_BODY_LIMIT = '64kb';
+
+export type HttpConfig = {
+  /** ISO time of the build, sent in the user context. */
+  buildDate: string;
+  /** The web client's built files (ui-react/dist), served with an SPA fallback when present. */
+  staticDir?: string;
+  /** Trust X-Forwarded-For from this many proxies (0: the socket address is the client). */
+  trustProxy?: number;
+  languages?: readonly string[];
+  jsonLimit?: string;
+};
+
+export type HttpDeps = {
+  signIn: SignInService;
+  sessions: SessionStore;
+  directory: OrganizationDirectory;
+  tenants: Tenants;
+  organizations: OrganizationFactory;
+  puzzles: PuzzleSeal;
+  clock: Clock;
+  logger: Logger;
+  config: HttpConfig;
+  /** Routers mounted under /api behind the session guard (import/export). */
+  extraRoutes?: Array<(guard: express.RequestHandler) => Router>;
+};
+
+/**
+ * The Express application of the /api contract (API.md). Hardening: helmet headers, no
+ * x-powered-by, bounded bodies (413 ERR_TOO_LARGE), text error bodies without stack traces, and
+ * a request id in every log line that a 500 answer quotes.
+ */
+export const createApp = (deps: HttpDeps): express.Express => {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', deps.config.trustProxy ?? 0);
+  app.set('etag', false);
+  app.use(requestLog(deps.logger));
+  app.use(
+    helmet({
+      contentSecurityPolicy: {
+        directives: {
+          // Map tiles, geocoding and cloud files come from other origins over https.
+          'img-src': ["'self'", 'data:', 'blob:', 'https:'],
+          'connect-src': ["'self'", 'https:'],
+        },
+      },
+    }),
+  );
+
+  const callers = new CallerCache();
+  const guard = sessionGuard(deps.signIn, deps.tenants, callers);
+  const api = express.Router();
+  api.use(express.json({ limit: deps.config.jsonLimit ?? JSON_BODY_LIMIT }));
+  api.use(express.urlencoded({ extended: false, limit: FORM_BODY_LIMIT }));
+  api.use((_req, res, next) => {
+    res.setHeader('Cache-Control', 'no-store');
+    next();
+  });
+  api.use(signInRoutes(deps.signIn, guard));
+  api.use(organizationRoutes({ ...deps }));
+  api.use(adminRoutes({ signIn: deps.signIn, sessions: deps.sessions, logger: deps.logger, errors: new AppErrorLog() }, guard));
+  api.use(streamRoutes({ sessions: deps.sessions, tenants: deps.tenants, callers, clock: deps.clock }, guard));
+  api.use(surveyRoutes({ tenants: deps.tenants, directory: deps.directory }));
+  api.use(guard, contextRoutes(deps.config));
+  api.use(guard, dataRoutes(deps.sessions, deps.clock));
+  for (const extra of deps.extraRoutes ?? []) api.use(extra(guard));
+  api.use((req, res) => sendText(res, 404, `ERR_NOT_FOUND: no call ${req.method} /api${req.path}`));
+  app.use('/api', api);
+
+  const dist = deps.config.staticDir ? resolve(deps.config.staticDir) : undefined;
+  if (dist && existsSync(join(dist, 'index.html'))) {
+    app.use(express.static(dist, { index: false, maxAge: '1h' }));
+    // The client routes (/login, /!/list/account, ...) all load the same page.
+    app.get(/^\/(?!api\/).*/, (_req, res) => {
+      res.setHeader('Cache-Control', 'no-cache');
+      res.sendFile(join(dist, 'index.html'));
+    });
+  }
+  app.use((req, res) => sendText(res, 404, `ERR_NOT_FOUND: ${req.path}`));
+  app.use(errorHandler(deps.logger));
+  return app;
+};
+
+/** Turns thrown errors into API.md answers; a bug is logged with the request id and answered without details. */
+const errorHandler =
+  (logger: Logger): ErrorRequestHandler =>
+  (err: unknown, _req, res, _next) => {
+    const e = (err ?? {}) as { type?: string; status?: number; limit?: number; message?: string };
+    if (res.headersSent) {
+      res.end();
+      return;
+    }
+    if (e.type === 'entity.too.large')
+      return sendText(res, 413, `ERR_TOO_LARGE: the body is over the limit of ${Math.round((e.limit ?? 0) / 1024)} KB`);
+    if (e.type === 'entity.parse.failed') return sendText(res, 400, 'ERR_INPUT: the body is not valid JSON');
+    if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) return sendText(res, 400, `ERR_INPUT: ${e.message ?? 'bad request'}`);
+    const id = String(res.locals.requestId ?? '');
+    logger.error({ reqId: id, err }, 'unexpected error');
+    sendText(res, 500, `ERR_SERVER: an unexpected error happened (request ${id})`);
+  };

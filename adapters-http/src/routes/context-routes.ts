@@ -1,0 +1,27 @@
+import { Router } from 'express';
+import { isLeft } from 'fp-ts/lib/Either.js';
+import { buildUserContext } from '@tessera/core';
+import { sendDomainError } from '../http-errors.js';
+import { signed } from '../session-guard.js';
+
+/** GET /api/getusercontext (spec 000 section 3). `?appId=` picks the app when the user has it. */
+export const contextRoutes = (config: { buildDate: string; languages?: readonly string[]; sas?: string }): Router => {
+  const r = Router();
+  r.get('/getusercontext', async (req, res) => {
+    const s = signed(res);
+    const ctx = await buildUserContext({
+      store: s.tenant.store,
+      caller: s.caller,
+      orgName: s.session.orgName,
+      entities: s.tenant.entities(),
+      buildDate: config.buildDate,
+      appId: typeof req.query.appId === 'string' ? req.query.appId : undefined,
+      languages: config.languages,
+      sas: config.sas,
+    });
+    if (isLeft(ctx)) return sendDomainError(res, ctx.left);
+    res.setHeader('Cache-Control', 'no-store');
+    res.json(ctx.right);
+  });
+  return r;
+};
