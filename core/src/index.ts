@@ -57,4 +57,33 @@ export * from './store/record-writes.js';
 export * from './store/record-reads.js';
 export * from './store/in-memory-record-store.js';
 export * from './services/organization-setup.js';
+/** solvePuzzle / verifyPuzzle: the sign-up proof of work, the SHA-256 function passed in. */
 export * from './auth/puzzle.js';
+/** Civil dates (no zone): addDays, addMonths, addYears, isoWeek, mondayOfIsoWeek, ageInYears, parseCivil, formatCivil. */
+export * from './dates/civil.js';
+/** Wall time in IANA zones, DST-correct: wallTimeOf, instantOfWallTime, startOfDayInstant, civilDateOf, checkTimeZone. */
+export * from './dates/zoned.js';
+/** dateRange(option, reference, timeZone): half-open [start, end) of today ... previous-year (Monday weeks); day, week-number and age ranges. */
+export * from './dates/date-range.js';
+/** calendarFetchWindow and calendarWindowConditions: first of the month -10 / +40 days as end ge / start le conditions. */
+export * from './dates/calendar-window.js';
+/** Quick filters to query conditions: quickFilterToFragment, quickFiltersToFetch (mandatory groups), effectiveSelection (mustSelect), minimumLength. */
+export * from './query/quick-filters.js';
+/** {{name}} placeholders: replaceFilterPlaceholders, replaceFetchPlaceholders; an empty replacement turns the operator into null. */
+export * from './query/placeholders.js';
+/** whatsNextReferenceDate: today, tomorrow (2 days ahead at midnight), next-week (8 days ahead). */
+export * from './whatsnext/reference-date.js';
+/** Exact decimals on scaled integers, rounding half away from zero: toScaled, divRound, roundDecimal, sumDecimal. */
+export * from './money/decimal.js';
+/** formatMoney(amount, currency, settings): modes 0-3, precision default 2, Euro default, decimal separator from settings. */
+export * from './money/format-money.js';
+/** lineItemTotals (base = quantity x price, total = base x (100 - discount) / 100) and planLineItemSave (quantity 0, parent total). */
+export * from './money/line-items.js';
+/** mealAllowance(hours, mealsMask, date?): bands 0 / 8.8 / 13.1 / 19.5, meal cuts of the band-3 amount, rates from a decree table. */
+export * from './travel/meal-allowance.js';
+/** routeTotals and the leg operations of a travel report: newReportLegs, addStop, deleteLeg, changeLegDate, dietDays, routeDateBounds. */
+export * from './travel/route.js';
+/** Family budget allowances: childAllowance (60), parentalAllowance (351.80), familyAllowanceLines. */
+export * from './budget/family-allowances.js';
+/** Community evaluation: checkCommunityEvaluation (eight scores, each 0 to 5) and communityChartValues. */
+export * from './community/evaluation.js';
