@@ -9,3 +9,10 @@ export * from './schema/mssql-ddl.js';
 export * from './schema/sqlite-schema-reader.js';
 export * from './schema/kysely-schema-store.js';
 export * from './schema/organization-database.js';
+// The record store and query engine on Kysely (docs/sql-server.md).
+export * from './dialects/sql-dialect.js';
+export * from './records/sql-values.js';
+export * from './records/sql-query.js';
+export * from './records/sql-steps.js';
+export * from './records/sql-runner.js';
+export * from './records/kysely-record-store.js';

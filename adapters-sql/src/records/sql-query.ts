@@ -1,0 +1,384 @@
+import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import {
+  likePrefix,
+  lookupTargetColumn,
+  parseLikePattern,
+  primaryKeyOf,
+  ROOT_TABLE,
+  type ColumnRef,
+  type DateGrouping,
+  type Entity,
+  type EntityLookup,
+  type EntityRecord,
+  type LikeToken,
+  type PlanCondition,
+  type PlanFilter,
+  type Property,
+  type QueryPlan,
+  type ReadScope,
+} from '@tessera/core';
+import type { SqlDialect, SqlDialectKind } from '../dialects/sql-dialect.js';
+import { lookupOf, param, scalarOf, wireValue, type Row } from './sql-values.js';
+
+/**
+ * A validated query plan as SQL: one SELECT for the page and one COUNT under the same WHERE.
+ * Identifiers come from the metadata (tables, columns) or are internal (t0, t1, l0, c0); every
+ * value of the request is a parameter. The read scope of each entity is part of the SQL: the
+ * root's in the WHERE, a link's in its ON clause, so counts and aggregates see only permitted rows.
+ */
+type Expr = RawBuilder<unknown>;
+type Select = SelectQueryBuilder<any, any, any>;
+
+export type CompiledFetch = {
+  /** the page */
+  data: Select;
+  /** the total under the same filter, or null when not asked */
+  count: Select | null;
+  /** rows of `data` to records on the wire */
+  decode(rows: Row[]): EntityRecord[];
+  /** rows the data query asks for: pageSize, plus one to learn moreRecords without a count */
+  fetched: number;
+};
+
+const ref = (table: string, column: string): Expr => sql.ref(`${table}.${column}`);
+const TRUE: Expr = sql`1 = 1`;
+const FALSE: Expr = sql`1 = 0`;
+
+const and = (parts: Expr[]): Expr => (parts.length === 0 ? TRUE : parts.length === 1 ? parts[0] : sql`(${sql.join(parts, sql` AND `)})`);
+const or = (parts: Expr[]): Expr => (parts.length === 0 ? FALSE : parts.length === 1 ? parts[0] : sql`(${sql.join(parts, sql` OR `)})`);
+
+const hasColumn = (e: Entity, name: string): boolean => e.properties.some((p) => p.logicalName === name);
+
+/** A read scope of one table as SQL (core/src/permissions readScope; inReadScope is its twin). */
+export const scopeSql = (scope: ReadScope, table: string, e: Entity): Expr => {
+  if (scope.kind === 'all') return TRUE;
+  if (scope.kind === 'none') return FALSE;
+  const user = scope.userId.toLowerCase();
+  const pointsAtUser = (f: string): Expr | null => (hasColumn(e, f) ? sql`${ref(table, f)} = ${user}` : null);
+  const parts: Array<Expr | null> = scope.customOwnerFields.map(pointsAtUser);
+  if (scope.kind !== 'customOwners') parts.push(pointsAtUser(scope.ownerField));
+  if (scope.kind === 'team' && scope.teams.length > 0 && hasColumn(e, 'teamid')) {
+    parts.push(sql`${ref(table, 'teamid')} IN (${sql.join(scope.teams.map((t) => t.toLowerCase()))})`);
+  }
+  return or(parts.filter((p): p is Expr => p !== null));
+};
+
+/** The escape character of the SQL patterns (docs/api.md "like"). */
+const ESCAPE = sql.raw(`'\\'`);
+
+/** A Tessera like pattern in the dialect's syntax: SQL Server also needs `[` escaped. */
+export const dialectPattern = (kind: SqlDialectKind, tokens: LikeToken[]): string =>
+  tokens
+    .map((t) =>
+      t.kind === 'any' ? '%' : t.kind === 'one' ? '_' : t.text.replace(kind === 'mssql' ? /[\\%_[]/g : /[\\%_]/g, (c) => `\\${c}`),
+    )
+    .join('');
+
+const foldAscii = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+/** The range [low, high) of case-folded text that starts with `prefix`; null when it has no upper end. */
+export const prefixRange = (prefix: string): { low: string; high: string } | null => {
+  const low = foldAscii(prefix);
+  const cps = [...low].map((c) => c.codePointAt(0) as number);
+  const last = cps.pop() as number;
+  if (last >= 0x10ffff || (last >= 0xd7ff && last < 0xe000)) return null;
+  return { low, high: String.fromCodePoint(...cps, last + 1) };
+};
+
+const versionExpr = (kind: SqlDialectKind, e: Expr): Expr => (kind === 'mssql' ? sql`CAST(${e} AS bigint)` : e);
+
+class Builder {
+  private labels = new Map<string, Expr>();
+  private labelJoins: Array<{ entity: Entity; alias: string; on: Expr }> = [];
+
+  constructor(
+    private readonly d: SqlDialect,
+    private readonly plan: QueryPlan,
+    private readonly lookup: EntityLookup,
+    private readonly scope: (entity: string) => ReadScope,
+  ) {}
+
+  column(c: ColumnRef): Expr {
+    const e = ref(c.table, c.property.logicalName);
+    return c.property.type === 'VersionNumber' ? versionExpr(this.d.kind, e) : e;
+  }
+
+  /** The label of a lookup column: the target's name, from one LEFT JOIN per target. */
+  label(c: ColumnRef): Expr {
+    const key = `${c.table}.${c.property.logicalName}`;
+    const known = this.labels.get(key);
+    if (known) return known;
+    const targets = (c.property.targets ?? []).map((t) => this.lookup(t)).filter((t): t is Entity => !!t && hasColumn(t, 'name'));
+    const parts: Expr[] = [];
+    for (const target of targets) {
+      const alias = `l${this.labelJoins.length}`;
+      const on = [sql`${ref(alias, primaryKeyOf(target))} = ${ref(c.table, c.property.logicalName)}`];
+      if (targets.length > 1) on.push(sql`${ref(c.table, lookupTargetColumn(c.property.logicalName))} = ${target.logicalName}`);
+      this.labelJoins.push({ entity: target, alias, on: and(on) });
+      parts.push(ref(alias, 'name'));
+    }
+    const label = parts.length === 0 ? sql`NULL` : parts.length === 1 ? parts[0] : sql`COALESCE(${sql.join(parts)})`;
+    this.labels.set(key, label);
+    return label;
+  }
+
+  condition(c: PlanCondition): Expr {
+    const col = this.column(c.column);
+    const k = this.d.kind;
+    switch (c.kind) {
+      case 'null':
+        return c.negate ? sql`${col} IS NOT NULL` : sql`${col} IS NULL`;
+      case 'in': {
+        const list = sql.join(c.values.map((v) => param(k, v)));
+        return c.negate ? sql`${col} NOT IN (${list})` : sql`${col} IN (${list})`;
+      }
+      case 'like': {
+        const tokens = parseLikePattern(c.pattern);
+        const pattern = dialectPattern(k, tokens);
+        if (c.negate) return sql`${col} NOT LIKE ${pattern} ESCAPE ${ESCAPE}`;
+        const like = sql`${col} LIKE ${pattern} ESCAPE ${ESCAPE}`;
+        const prefix = likePrefix(tokens);
+        const range = k === 'sqlite' && prefix ? prefixRange(prefix) : null;
+        // SQLite's LIKE folds case, so a plain index cannot serve it; the same prefix as a range
+        // under NOCASE can use an index on (name COLLATE NOCASE). The LIKE stays: it defines the match.
+        if (!range) return like;
+        return sql`(${col} COLLATE NOCASE >= ${range.low} AND ${col} COLLATE NOCASE < ${range.high} AND ${like})`;
+      }
+      case 'compare': {
+        const v = param(k, c.value);
+        switch (c.operator) {
+          case 'eq':
+            return sql`${col} = ${v}`;
+          case 'ne':
+            return sql`${col} <> ${v}`;
+          case 'gt':
+            return sql`${col} > ${v}`;
+          case 'ge':
+            return sql`${col} >= ${v}`;
+          case 'lt':
+            return sql`${col} < ${v}`;
+          default:
+            return sql`${col} <= ${v}`;
+        }
+      }
+    }
+  }
+
+  filter(f: PlanFilter | null): Expr {
+    if (!f) return TRUE;
+    const parts = [...f.conditions.map((c) => this.condition(c)), ...f.filters.map((s) => this.filter(s))];
+    return f.type === 'or' ? (parts.length === 0 ? TRUE : or(parts)) : and(parts);
+  }
+
+  /** FROM, the links with their ON clauses (link filter and the linked entity's read scope), the WHERE. */
+  base(withLabels: boolean): Select {
+    const { plan } = this;
+    let q: Select = this.d.db.selectFrom(`${plan.root.logicalName} as ${ROOT_TABLE}`);
+    for (const l of plan.links) {
+      const on = and([
+        sql`${ref(l.table, l.to.logicalName)} = ${ref(l.parent, l.from.logicalName)}`,
+        ...(l.filter ? [this.filter(l.filter)] : []),
+        ...this.scopeParts(l.table, l.entity),
+      ]);
+      const table = `${l.entity.logicalName} as ${l.table}`;
+      q = l.type === 'outer' ? q.leftJoin(table, (j) => j.on(on as RawBuilder<any>)) : q.innerJoin(table, (j) => j.on(on as RawBuilder<any>));
+    }
+    if (withLabels) {
+      for (const lj of this.labelJoins) {
+        q = q.leftJoin(`${lj.entity.logicalName} as ${lj.alias}`, (j) => j.on(lj.on as RawBuilder<any>));
+      }
+    }
+    const where = [...this.scopeParts(ROOT_TABLE, plan.root), ...(plan.filter ? [this.filter(plan.filter)] : [])];
+    if (where.length > 0) q = q.where(and(where) as RawBuilder<any>);
+    return q;
+  }
+
+  private scopeParts(table: string, e: Entity): Expr[] {
+    const s = this.scope(e.logicalName);
+    return s.kind === 'all' ? [] : [scopeSql(s, table, e)];
+  }
+
+  dateGroup(col: Expr, g: DateGrouping): Expr {
+    if (this.d.kind === 'sqlite') {
+      switch (g) {
+        case 'year':
+          return sql`strftime('%Y', ${col})`;
+        case 'quarter':
+          return sql`(strftime('%Y', ${col}) || '-Q' || ((CAST(strftime('%m', ${col}) AS INTEGER) + 2) / 3))`;
+        case 'month':
+          return sql`strftime('%Y-%m', ${col})`;
+        case 'day':
+          return sql`strftime('%Y-%m-%d', ${col})`;
+        case 'week': {
+          // The ISO week holds its Thursday, and takes its year from it.
+          const thursday = sql`date(${col}, '-3 days', 'weekday 4')`;
+          return sql`(strftime('%Y', ${thursday}) || '-W' || printf('%02d', (CAST(strftime('%j', ${thursday}) AS INTEGER) - 1) / 7 + 1))`;
+        }
+      }
+    }
+    // SQL Server: grouped in UTC, as SQLite's ISO text is.
+    const u = sql`CAST(SWITCHOFFSET(${col}, '+00:00') AS datetime2)`;
+    switch (g) {
+      case 'year':
+        return sql`CONVERT(char(4), YEAR(${u}))`;
+      case 'quarter':
+        return sql`CONCAT(YEAR(${u}), '-Q', DATEPART(quarter, ${u}))`;
+      case 'month':
+        return sql`CONVERT(char(7), ${u}, 126)`;
+      case 'day':
+        return sql`CONVERT(char(10), ${u}, 126)`;
+      case 'week': {
+        // 1900-01-01 was a Monday: days since then modulo 7 is the weekday from Monday, whatever DATEFIRST says.
+        const thursday = sql`DATEADD(day, 3 - DATEDIFF(day, CAST('19000101' AS date), ${u}) % 7, ${u})`;
+        return sql`CONCAT(YEAR(${thursday}), '-W', RIGHT(CONCAT('0', DATEPART(iso_week, ${u})), 2))`;
+      }
+    }
+  }
+
+  aggregate(kind: string, col: Expr): Expr {
+    switch (kind) {
+      case 'count':
+        return sql`COUNT(${col})`;
+      case 'countdistinct':
+        return sql`COUNT(DISTINCT ${col})`;
+      case 'sum':
+        return sql`SUM(${col})`;
+      case 'avg':
+        return this.d.kind === 'mssql' ? sql`AVG(CAST(${col} AS float))` : sql`AVG(${col})`;
+      case 'min':
+        return sql`MIN(${col})`;
+      default:
+        return sql`MAX(${col})`;
+    }
+  }
+
+  page(q: Select, size: number): Select {
+    const offset = (this.plan.page - 1) * this.plan.pageSize;
+    return this.d.kind === 'mssql' ? q.offset(offset).fetch(size) : q.limit(size).offset(offset);
+  }
+
+  labelJoinCount(): number {
+    return this.labelJoins.length;
+  }
+}
+
+const isLookup = (p: Property): boolean => p.type === 'Lookup';
+
+/** Compiles a validated plan for a dialect. `scope` gives each entity's read scope for the caller. */
+export const compileFetch = (
+  d: SqlDialect,
+  plan: QueryPlan,
+  lookup: EntityLookup,
+  scope: (entity: string) => ReadScope,
+): CompiledFetch => {
+  const b = new Builder(d, plan, lookup, scope);
+  const fetched = plan.count ? plan.pageSize : plan.pageSize + 1;
+
+  if (plan.shape.kind === 'plain') {
+    const { columns, distinct } = plan.shape;
+    const selects: Expr[] = [];
+    const names: string[] = [];
+    columns.forEach((c, i) => {
+      selects.push(b.column(c.column));
+      names.push(`c${i}`);
+      if (isLookup(c.column.property)) {
+        selects.push(ref(c.column.table, lookupTargetColumn(c.column.property.logicalName)), b.label(c.column));
+        names.push(`c${i}_t`, `c${i}_l`);
+      }
+    });
+    const orderBy: Array<{ e: Expr; desc: boolean }> = [];
+    const byColumn = (c: ColumnRef, desc: boolean): void => {
+      if (isLookup(c.property)) orderBy.push({ e: b.label(c), desc });
+      orderBy.push({ e: b.column(c), desc });
+    };
+    for (const o of plan.orders) if (o.kind === 'column') byColumn(o.column, o.descending);
+    if (distinct) for (const c of columns) byColumn(c.column, false);
+    else
+      for (const t of [{ table: ROOT_TABLE, entity: plan.root }, ...plan.links.map((l) => ({ table: l.table, entity: l.entity }))]) {
+        orderBy.push({ e: ref(t.table, primaryKeyOf(t.entity)), desc: false });
+      }
+    // Labels are joined once the columns and orders that need them are known.
+    let q = b.base(true).select(selects.map((s, i) => s.as(names[i])));
+    if (distinct) q = q.distinct();
+    let data = q;
+    for (const o of orderBy) data = data.orderBy(o.e as RawBuilder<any>, o.desc ? 'desc' : 'asc');
+    data = b.page(data, fetched);
+    let count: Select | null = null;
+    if (plan.count) {
+      count = distinct
+        ? d.db.selectFrom(q.as('d')).select(sql`COUNT(*)`.as('n'))
+        : b.base(false).select(sql`COUNT(*)`.as('n'));
+    }
+    const decode = (rows: Row[]): EntityRecord[] =>
+      rows.slice(0, plan.pageSize).map((row) => {
+        const rec: EntityRecord = {};
+        columns.forEach((c, i) => {
+          const p = c.column.property;
+          rec[c.key] = isLookup(p)
+            ? wireValue(p, lookupOf(p, row[`c${i}`], row[`c${i}_t`]), row[`c${i}_l`])
+            : wireValue(p, scalarOf(p, row[`c${i}`]));
+        });
+        return rec;
+      });
+    return { data, count, decode, fetched };
+  }
+
+  const { columns } = plan.shape;
+  const selects: Expr[] = [];
+  const names: string[] = [];
+  const groups: Expr[] = [];
+  const outputOrder = new Map<string, Array<{ name: string }>>();
+  columns.forEach((c, i) => {
+    const col = b.column(c.column);
+    if (c.kind === 'aggregate') {
+      selects.push(b.aggregate(c.aggregate, col));
+      names.push(`c${i}`);
+      outputOrder.set(c.key, [{ name: `c${i}` }]);
+      return;
+    }
+    const e = c.grouping ? b.dateGroup(col, c.grouping) : col;
+    selects.push(e);
+    names.push(`c${i}`);
+    groups.push(e);
+    if (isLookup(c.column.property)) {
+      const target = ref(c.column.table, lookupTargetColumn(c.column.property.logicalName));
+      const label = b.label(c.column);
+      selects.push(target, label);
+      names.push(`c${i}_t`, `c${i}_l`);
+      groups.push(target, label);
+      outputOrder.set(c.key, [{ name: `c${i}_l` }, { name: `c${i}` }]);
+    } else outputOrder.set(c.key, [{ name: `c${i}` }]);
+  });
+  let q = b.base(true).select(selects.map((s, i) => s.as(names[i])));
+  for (const g of groups) q = q.groupBy(g as RawBuilder<any>);
+  let data = q;
+  const orderNames: Array<{ name: string; desc: boolean }> = [];
+  for (const o of plan.orders) if (o.kind === 'output') for (const n of outputOrder.get(o.key) ?? []) orderNames.push({ name: n.name, desc: o.descending });
+  for (const c of columns) if (c.kind === 'group') for (const n of outputOrder.get(c.key) ?? []) orderNames.push({ name: n.name, desc: false });
+  for (const o of orderNames) data = data.orderBy(sql.ref(o.name) as RawBuilder<any>, o.desc ? 'desc' : 'asc');
+  if (orderNames.length === 0 && d.kind === 'mssql') data = data.orderBy(sql`(SELECT NULL)` as RawBuilder<any>);
+  data = b.page(data, fetched);
+  const count = plan.count ? d.db.selectFrom(q.as('d')).select(sql`COUNT(*)`.as('n')) : null;
+  const decode = (rows: Row[]): EntityRecord[] =>
+    rows.slice(0, plan.pageSize).map((row) => {
+      const rec: EntityRecord = {};
+      columns.forEach((c, i) => {
+        const p = c.column.property;
+        const v = row[`c${i}`];
+        if (c.kind === 'group') {
+          rec[c.key] = c.grouping
+            ? v === null || v === undefined
+              ? null
+              : String(v)
+            : isLookup(p)
+              ? wireValue(p, lookupOf(p, v, row[`c${i}_t`]), row[`c${i}_l`])
+              : wireValue(p, scalarOf(p, v));
+          return;
+        }
+        if (c.aggregate === 'min' || c.aggregate === 'max') rec[c.key] = wireValue(p, scalarOf(p, v));
+        else rec[c.key] = v === null || v === undefined ? null : Number(v);
+      });
+      return rec;
+    });
+  return { data, count, decode, fetched };
+};

@@ -1,0 +1,122 @@
+import type { CompiledQuery } from 'kysely';
+import type { Statement } from 'better-sqlite3';
+import { sqliteDialect, type SqlDialect } from '../dialects/sql-dialect.js';
+import type { SqliteDatabase } from '../sqlite/open-sqlite.js';
+import type { SqlCommand, SqlResult, SqlWork } from './sql-steps.js';
+import type { Row } from './sql-values.js';
+
+/**
+ * Runs the SQL of the record store on one database. SQLite runs synchronously on better-sqlite3:
+ * a transaction holds no await (better-sqlite3 transactions are synchronous), and statements are
+ * prepared once and reused. SQL Server runs through Kysely (tedious and tarn) asynchronously.
+ */
+export interface SqlRunner {
+  readonly dialect: SqlDialect;
+  /** a read outside any transaction */
+  read(commands: SqlCommand[]): Promise<Row[][]>;
+  /** one transaction; `commit(result)` false rolls it back and still answers the result */
+  transact<T>(work: SqlWork<T>, commit: (result: T) => boolean): Promise<T>;
+}
+
+/** Receives every query compiled for another dialect alongside (the SQL Server check of the tests). */
+export type ShadowCompiler = { dialect: SqlDialect; sink: (query: CompiledQuery) => void };
+
+/** How many prepared statements a SQLite runner keeps. */
+export const STATEMENT_CACHE_SIZE = 500;
+
+class Rollback<T> {
+  constructor(readonly result: T) {}
+}
+
+export class SqliteRunner implements SqlRunner {
+  readonly dialect: SqlDialect;
+  private readonly statements = new Map<string, Statement>();
+
+  constructor(
+    private readonly raw: SqliteDatabase,
+    private readonly shadow?: ShadowCompiler,
+  ) {
+    this.dialect = sqliteDialect(raw);
+  }
+
+  private prepare(text: string): Statement {
+    let st = this.statements.get(text);
+    if (st) return st;
+    st = this.raw.prepare(text);
+    if (this.statements.size >= STATEMENT_CACHE_SIZE) this.statements.delete(this.statements.keys().next().value as string);
+    this.statements.set(text, st);
+    return st;
+  }
+
+  /** Compiles and runs one command now. */
+  exec(command: SqlCommand): SqlResult {
+    const q = command.build(this.dialect).compile();
+    if (this.shadow) this.shadow.sink(command.build(this.shadow.dialect).compile());
+    const st = this.prepare(q.sql);
+    const params = q.parameters as unknown[];
+    if (st.reader) return { rows: st.all(...params) as Row[], changes: 0 };
+    return { rows: [], changes: st.run(...params).changes };
+  }
+
+  private drive<T>(work: SqlWork<T>): T {
+    let next = work.next();
+    while (!next.done) next = work.next(this.exec(next.value));
+    return next.value;
+  }
+
+  async read(commands: SqlCommand[]): Promise<Row[][]> {
+    return this.readNow(commands);
+  }
+
+  /** Reads in one implicit snapshot: SQLite's deferred transaction keeps page and count consistent. */
+  readNow(commands: SqlCommand[]): Row[][] {
+    if (commands.length === 1) return [this.exec(commands[0]).rows];
+    return this.raw.transaction(() => commands.map((c) => this.exec(c).rows))();
+  }
+
+  async transact<T>(work: SqlWork<T>, commit: (result: T) => boolean): Promise<T> {
+    return this.transactNow(work, commit);
+  }
+
+  transactNow<T>(work: SqlWork<T>, commit: (result: T) => boolean): T {
+    const tx = this.raw.transaction(() => {
+      const result = this.drive(work);
+      if (!commit(result)) throw new Rollback(result);
+      return result;
+    });
+    try {
+      return tx.immediate();
+    } catch (e) {
+      if (e instanceof Rollback) return e.result as T;
+      throw e;
+    }
+  }
+}
+
+export class MssqlRunner implements SqlRunner {
+  constructor(readonly dialect: SqlDialect) {}
+
+  async read(commands: SqlCommand[]): Promise<Row[][]> {
+    const out: Row[][] = [];
+    for (const c of commands) out.push((await this.dialect.db.executeQuery(c.build(this.dialect).compile())).rows as Row[]);
+    return out;
+  }
+
+  async transact<T>(work: SqlWork<T>, commit: (result: T) => boolean): Promise<T> {
+    try {
+      return await this.dialect.db.transaction().execute(async (trx) => {
+        const d: SqlDialect = { kind: 'mssql', db: trx };
+        let next = work.next();
+        while (!next.done) {
+          const r = await trx.executeQuery(next.value.build(d).compile());
+          next = work.next({ rows: r.rows as Row[], changes: Number(r.numAffectedRows ?? 0n) });
+        }
+        if (!commit(next.value)) throw new Rollback(next.value);
+        return next.value;
+      });
+    } catch (e) {
+      if (e instanceof Rollback) return e.result as T;
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,150 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { CompiledQuery } from 'kysely';
+import {
+  auditEntity,
+  InMemoryChangeFeed,
+  InMemoryRecordStore,
+  migrateSchema,
+  withSystemFields,
+  type Caller,
+  type Clock,
+  type Entity,
+  type EntityLookup,
+  type IdGenerator,
+  type RecordStore,
+} from '@tessera/core';
+import {
+  KyselyRecordStore,
+  KyselySchemaStore,
+  mssqlCompiler,
+  openSqlite,
+  sqliteDdl,
+  sqliteKysely,
+  SqliteRunner,
+} from '@tessera/adapters-sql';
+
+/** The metadata of the record-store contract: accounts with contacts, owners and teams. */
+const declared: Entity[] = [
+  { logicalName: 'systemuser', displayName: 'User', displayNamePlural: 'Users', properties: [
+    { logicalName: 'emailaddress', displayName: 'Email', type: 'String', max: 200 },
+    { logicalName: 'passwordhash', displayName: 'Password hash', type: 'String', max: 200, secret: true },
+  ] },
+  { logicalName: 'team', displayName: 'Team', displayNamePlural: 'Teams', properties: [] },
+  {
+    logicalName: 'account',
+    displayName: 'Account',
+    displayNamePlural: 'Accounts',
+    properties: [
+      { logicalName: 'revenue', displayName: 'Revenue', type: 'Money' },
+      { logicalName: 'employees', displayName: 'Employees', type: 'Integer' },
+      { logicalName: 'rating', displayName: 'Rating', type: 'Float' },
+      { logicalName: 'industry', displayName: 'Industry', type: 'Integer', flags: ['OptionSet'] },
+      { logicalName: 'active', displayName: 'Active', type: 'Boolean' },
+      { logicalName: 'founded', displayName: 'Founded', type: 'DateTime' },
+      { logicalName: 'renewal', displayName: 'Renewal', type: 'DateTime', flags: ['DateOnly'] },
+      { logicalName: 'description', displayName: 'Description', type: 'String', flags: ['MultiLine'] },
+      { logicalName: 'primarycontactid', displayName: 'Primary contact', type: 'Lookup', targets: ['contact'] },
+      { logicalName: 'ownerid', displayName: 'Owner', type: 'Lookup', targets: ['systemuser', 'team'] },
+      { logicalName: 'teamid', displayName: 'Team', type: 'Lookup', targets: ['team'] },
+    ],
+  },
+  {
+    logicalName: 'contact',
+    displayName: 'Contact',
+    displayNamePlural: 'Contacts',
+    properties: [
+      { logicalName: 'emailaddress', displayName: 'Email', type: 'String', max: 200 },
+      { logicalName: 'parentcustomerid', displayName: 'Account', type: 'Lookup', targets: ['account'] },
+      { logicalName: 'ownerid', displayName: 'Owner', type: 'Lookup', targets: ['systemuser'] },
+      { logicalName: 'teamid', displayName: 'Team', type: 'Lookup', targets: ['team'] },
+    ],
+  },
+];
+
+export const ENTITIES: Entity[] = [
+  ...declared.map((e) => {
+    const r = withSystemFields(e);
+    if (r._tag === 'Left') throw new Error(r.left.message);
+    return r.right;
+  }),
+  auditEntity,
+];
+
+export const lookup: EntityLookup = (name) => ENTITIES.find((e) => e.logicalName === name);
+
+/** A clock that moves one millisecond each time it is read: every write gets its own stamp. */
+export const steppingClock = (start = Date.UTC(2026, 0, 5, 9, 0, 0)): Clock => {
+  let t = start;
+  return { now: () => new Date(t++) };
+};
+
+/** Sequential UUIDs: deterministic ids in tests. */
+export const sequentialIds = (prefix = 'a'): IdGenerator => {
+  let n = 0;
+  return { newId: () => `${prefix.repeat(8)}-0000-4000-8000-${(++n).toString(16).padStart(12, '0')}` };
+};
+
+export const userId = (n: number): string => `00000000-0000-4000-8000-${n.toString(16).padStart(12, '0')}`;
+
+/** A user whose roles give `levels` per entity: [create, read, update, delete] levels 0..3. */
+export const userCaller = (n: number, levels: Record<string, [number, number, number, number]>, teams: string[] = []): Caller => ({
+  userId: userId(n),
+  teams,
+  permissions: {
+    permissions: Object.fromEntries(
+      Object.entries(levels).map(([e, [c, r, u, d]]) => [e, c | (r << 2) | (u << 4) | (d << 6)]),
+    ),
+    apps: [],
+    owners: [],
+    needsTeams: teams.length > 0,
+  },
+});
+
+export type StoreUnderTest = {
+  store: RecordStore;
+  feed: InMemoryChangeFeed;
+  /** SQL compiled for SQL Server alongside each SQLite statement (empty for the in-memory store) */
+  mssql: CompiledQuery[];
+  close(): void;
+};
+
+export type StoreFactory = { name: string; make: () => Promise<StoreUnderTest> };
+
+const sqliteStore = async (path: string, cleanup: () => void): Promise<StoreUnderTest> => {
+  const raw = openSqlite(path);
+  const applied = await migrateSchema(new KyselySchemaStore(sqliteKysely(raw), sqliteDdl, steppingClock()), ENTITIES);
+  if (applied._tag === 'Left') throw new Error(JSON.stringify(applied.left));
+  const mssql: CompiledQuery[] = [];
+  const feed = new InMemoryChangeFeed();
+  const runner = new SqliteRunner(raw, { dialect: mssqlCompiler(), sink: (q) => mssql.push(q) });
+  return {
+    store: new KyselyRecordStore(runner, lookup, steppingClock(), sequentialIds(), feed),
+    feed,
+    mssql,
+    close: () => {
+      raw.close();
+      cleanup();
+    },
+  };
+};
+
+/** Every implementation of the RecordStore port the contract runs against. */
+export const STORES: StoreFactory[] = [
+  {
+    name: 'InMemoryRecordStore',
+    make: async () => {
+      const feed = new InMemoryChangeFeed();
+      return { store: new InMemoryRecordStore(lookup, steppingClock(), sequentialIds(), feed), feed, mssql: [], close: () => {} };
+    },
+  },
+  { name: 'KyselyRecordStore on SQLite in memory', make: () => sqliteStore(':memory:', () => {}) },
+  {
+    name: 'KyselyRecordStore on SQLite on disk',
+    make: () => {
+      const dir = mkdtempSync(join(tmpdir(), 'tessera-records-'));
+      return sqliteStore(join(dir, 'org.sqlite'), () => rmSync(dir, { recursive: true, force: true }));
+    },
+  },
+];
