@@ -75,6 +75,11 @@ describe('dateRange: date quick options as half-open ranges in the user time zon
     ]);
   });
 
+  it('an invalid reference date is an input error, not an exception', () => {
+    const r = dateRange('today', new Date(Number.NaN), tz);
+    expect(E.isLeft(r) && r.left.message).toBe('Invalid reference date');
+  });
+
   it('an unknown time zone is an input error, not an exception', () => {
     const r = dateRange('today', ref, 'Mars/Olympus');
     expect(E.isLeft(r) && r.left.message).toBe('Invalid time zone: Mars/Olympus');

@@ -99,10 +99,12 @@ export const instantRange = (range: CivilRange, timeZone: string): DateRange => 
  * lasts 23, 24 or 25 hours as the zone says).
  */
 export const dateRange = (option: DateRangeOption, reference: Date, timeZone: string): E.Either<InputError, DateRange> =>
-  pipe(
-    checkTimeZone(timeZone),
-    E.map((tz) => instantRange(civilRange(option, civilDateOf(reference, tz)), tz)),
-  );
+  Number.isNaN(reference.getTime())
+    ? E.left(inputError('Invalid reference date'))
+    : pipe(
+        checkTimeZone(timeZone),
+        E.map((tz) => instantRange(civilRange(option, civilDateOf(reference, tz)), tz)),
+      );
 
 /** Checks a day-filter date against the accepted years 1801 to 2199 (DAY_FILTER_MIN_YEAR, DAY_FILTER_MAX_YEAR, spec 001 section 2). */
 export const checkDayFilterDate = (d: CivilDate): E.Either<InputError, CivilDate> =>
