@@ -87,3 +87,7 @@ export * from './travel/route.js';
 export * from './budget/family-allowances.js';
 /** Community evaluation: checkCommunityEvaluation (eight scores, each 0 to 5) and communityChartValues. */
 export * from './community/evaluation.js';
+/** Import file rules: readCsvPreamble, unescapeQuotedCell, RowReader, JsonArrayReader, coerceCell, markRows, previewImport, runImport, importTemplate, texts. */
+export * from './import/index.js';
+/** Export rules: CSV/JSON writers, formula neutralization, export options, totals, exportPlan, the PDF table model and fitColumns. */
+export * from './export/index.js';

@@ -1,0 +1,157 @@
+import { hasFlag, type Entity, type LookupValue, type Property } from '../metadata/entity.js';
+import { isNumericType, optionsOf, isOptionSet } from '../import/coerce.js';
+import type { ResolvedExportOptions } from './export-options.js';
+import type { Totals } from './totals.js';
+
+/**
+ * The table a PDF renderer draws (spec 002 section 9): A4, font size 12 by default, portrait
+ * with margins 40 or landscape with margins 10, the entity's plural name as title and the date
+ * in Slovak short format as subtitle, alternating row shading, an optional totals row. Cells are
+ * the texts a reader expects: option labels, lookup labels, dates in Slovak format, numbers
+ * with the decimal separator and grouped thousands.
+ *
+ * Tables wider than the page (the project's decision): columns first get their natural width;
+ * when the sum is wider than the page, the font shrinks proportionally down to MIN_PDF_FONT_SIZE;
+ * when even that is too wide, the columns share the page (narrow ones keep their width, wide ones
+ * get equal shares of the rest) and their texts wrap inside the cell. Nothing is ever cut off
+ * and no column moves to another page, so one row stays on one line of the printout.
+ */
+export const PDF_DEFAULT_FONT_SIZE = 12;
+export const MIN_PDF_FONT_SIZE = 7;
+export const PDF_MARGINS = { portrait: 40, landscape: 10 } as const;
+/** A4 in PDF points. */
+export const A4 = { width: 595.28, height: 841.89 } as const;
+/** Space between a cell's text and its borders, each side. */
+export const PDF_CELL_PADDING = 3;
+export const PDF_SHADE = '#eeeeee';
+export const PDF_TIME_ZONE = 'Europe/Bratislava';
+
+export type PdfColumn = { field: string; header: string; align: 'left' | 'right' };
+
+export type PdfTable = {
+  title: string;
+  subtitle: string;
+  orientation: 'portrait' | 'landscape';
+  margins: number;
+  fontSize: number;
+  pageWidth: number;
+  pageHeight: number;
+  columns: PdfColumn[];
+  totals: boolean;
+};
+
+const dayFormat = (timeZone: string): Intl.DateTimeFormat =>
+  new Intl.DateTimeFormat('sk-SK', { timeZone, day: 'numeric', month: 'numeric', year: 'numeric' });
+
+/** Slovak short date, `21. 11. 2026`, of the day in the given time zone. */
+export const slovakShortDate = (d: Date, timeZone = PDF_TIME_ZONE): string => dayFormat(timeZone).format(d);
+
+const pad = (n: number): string => String(n).padStart(2, '0');
+
+export const pdfTable = (
+  entity: Pick<Entity, 'displayNamePlural'>,
+  properties: readonly Property[],
+  options: Pick<ResolvedExportOptions, 'fontSize' | 'orientation' | 'totals'>,
+  now: Date,
+): PdfTable => {
+  const landscape = options.orientation === 'landscape';
+  return {
+    title: entity.displayNamePlural,
+    subtitle: slovakShortDate(now),
+    orientation: options.orientation,
+    margins: PDF_MARGINS[options.orientation],
+    fontSize: options.fontSize,
+    pageWidth: landscape ? A4.height : A4.width,
+    pageHeight: landscape ? A4.width : A4.height,
+    columns: properties.map((p) => ({ field: p.logicalName, header: p.displayName, align: isNumericType(p) ? 'right' : 'left' })),
+    totals: options.totals !== false,
+  };
+};
+
+/** Digits grouped by thousands with a no-break space, and the decimal separator. */
+export const formatNumberText = (n: number, decimals: number | undefined, separator: '.' | ','): string => {
+  const s = decimals === undefined ? String(n) : n.toFixed(decimals);
+  if (/e/i.test(s)) return s;
+  const [int, frac] = s.split('.');
+  const sign = int.startsWith('-') ? '-' : '';
+  const digits = sign ? int.slice(1) : int;
+  const grouped = digits.replace(/\B(?=(\d{3})+(?!\d))/g, '\u00a0');
+  return `${sign}${grouped}${frac === undefined ? '' : separator + frac}`;
+};
+
+const decimalsOf = (p: Property): number | undefined => (p.type === 'Money' ? (p.precision ?? 2) : p.type === 'Integer' ? 0 : p.precision);
+
+/** The text of a cell as a reader expects it. */
+export const pdfCellText = (p: Property, v: unknown, decimalSeparator: '.' | ',', timeZone = PDF_TIME_ZONE): string => {
+  if (v === null || v === undefined || v === '') return '';
+  if (p.type === 'Lookup' && typeof v === 'object') {
+    const l = v as Partial<LookupValue>;
+    return l.label ?? l.id ?? '';
+  }
+  if (isOptionSet(p)) {
+    const opts = optionsOf(p);
+    if (hasFlag(p, 'MultiSelect') && typeof v === 'number') {
+      return opts.filter((o) => o.value >= 0 && o.value < 32 && (v >>> o.value) & 1).map((o) => o.label).join(', ');
+    }
+    return opts.find((o) => o.value === v)?.label ?? String(v);
+  }
+  if (isNumericType(p) && typeof v === 'number') return formatNumberText(v, decimalsOf(p), decimalSeparator);
+  if (p.type === 'Boolean') return v === true || v === 1 ? '\u2713' : '';
+  if (p.type === 'DateTime' && typeof v === 'string') {
+    const d = new Date(v);
+    if (Number.isNaN(d.getTime())) return v;
+    if (hasFlag(p, 'DateOnly')) return slovakShortDate(d, 'UTC');
+    const parts = new Intl.DateTimeFormat('en-GB', { timeZone, hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).formatToParts(d);
+    const hh = Number(parts.find((x) => x.type === 'hour')?.value ?? 0);
+    const mm = Number(parts.find((x) => x.type === 'minute')?.value ?? 0);
+    return `${slovakShortDate(d, timeZone)} ${pad(hh)}:${pad(mm)}`;
+  }
+  return typeof v === 'object' ? JSON.stringify(v) : String(v);
+};
+
+/** The totals row's texts, column by column ('' where a column is not totalled). */
+export const pdfTotalsTexts = (properties: readonly Property[], totals: Totals, decimalSeparator: '.' | ','): string[] =>
+  properties.map((p) => {
+    const t = totals.of(p.logicalName);
+    if (t === undefined) return '';
+    return t.kind === 'count' ? String(t.value) : formatNumberText(t.value, decimalsOf(p), decimalSeparator);
+  });
+
+/**
+ * Fits columns to the page (the decision above). `natural` are the widths the texts need at
+ * `fontSize` (padding included). Returns the font size, the widths (summing to `available`)
+ * and whether texts must wrap.
+ */
+export const fitColumns = (
+  natural: readonly number[],
+  available: number,
+  fontSize: number,
+  minFontSize = MIN_PDF_FONT_SIZE,
+): { fontSize: number; widths: number[]; wrap: boolean } => {
+  const n = natural.length;
+  if (n === 0) return { fontSize, widths: [], wrap: false };
+  const total = natural.reduce((a, b) => a + b, 0);
+  if (total <= available) {
+    // Spread the spare width evenly so the table spans the page.
+    const extra = (available - total) / n;
+    return { fontSize, widths: natural.map((w) => w + extra), wrap: false };
+  }
+  const floor = Math.min(minFontSize, fontSize);
+  const scale = available / total;
+  if (fontSize * scale >= floor) {
+    return { fontSize: fontSize * scale, widths: natural.map((w) => w * scale), wrap: false };
+  }
+  const shrunk = natural.map((w) => (w * floor) / fontSize);
+  // Water-filling: columns narrower than an equal share keep their width; the rest share what is left.
+  const order = shrunk.map((w, i) => ({ w, i })).sort((a, b) => a.w - b.w);
+  const widths = new Array<number>(n).fill(0);
+  let left = available;
+  let remaining = n;
+  for (const { w, i } of order) {
+    const share = left / remaining;
+    widths[i] = Math.min(w, share);
+    left -= widths[i];
+    remaining--;
+  }
+  return { fontSize: floor, widths, wrap: true };
+};
