@@ -149,6 +149,7 @@ export const quickFilterToFragment = (
 ): E.Either<InputError, QuickFilterFragment | null> => {
   const tz = checkTimeZone(ctx.timeZone);
   if (E.isLeft(tz)) return tz;
+  if (Number.isNaN(ctx.reference.getTime())) return E.left(inputError('Invalid reference date'));
   const selection = effectiveSelection(def, rawSelection);
   if (isEmptySelection(selection)) return E.right(null);
   const own = ownFragment(def, selection, ctx);
