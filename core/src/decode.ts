@@ -22,7 +22,9 @@ export const describeErrors = (errors: t.Errors): string[] =>
     e.context.forEach((c, i) => {
       if (i === 0) return;
       // Members of an intersection or union carry their index as key: not part of the data's path.
-      const parentTag = (e.context[i - 1].type as { _tag?: string })._tag;
+      // A recursive codec (t.recursion) adds no entry of its own: look through it to its definition.
+      const parent = e.context[i - 1].type as { _tag?: string; type?: { _tag?: string } };
+      const parentTag = parent._tag === 'RecursiveType' ? parent.type?._tag : parent._tag;
       if (parentTag === 'IntersectionType' || parentTag === 'UnionType') return;
       const named = c.actual as { logicalName?: unknown } | undefined;
       const label = named && typeof named === 'object' && typeof named.logicalName === 'string' ? `(${named.logicalName})` : '';

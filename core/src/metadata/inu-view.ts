@@ -67,22 +67,24 @@ type ViewCommon = {
 /** A metadata object as written in a pack or by `tessera schema export`: the body is JSON, not text. */
 export type ViewDefinition = { [K in ViewKind]: ViewCommon & { kind: K; body: ViewBodyByKind[K] } }[ViewKind];
 
-const ViewDefinitionHead = t.intersection([
-  t.type({ name: t.string, kind: ViewKind, body: t.unknown }),
-  t.partial({ objectname: t.string, label: t.string, appid: t.string, isprivate: t.boolean }),
-]);
+const ViewDefinitionRequired = t.type({ name: t.string, kind: ViewKind, body: t.unknown });
+const ViewDefinitionOptional = t.partial({ objectname: t.string, label: t.string, appid: t.string, isprivate: t.boolean });
 
 /** Decodes the common fields, then the body with the codec of the kind; errors name `body.…`. */
 export const ViewDefinition = new t.Type<ViewDefinition, unknown, unknown>(
   'ViewDefinition',
-  (u): u is ViewDefinition => ViewDefinitionHead.is(u) && VIEW_BODY_CODECS[u.kind].is(u.body),
+  (u): u is ViewDefinition =>
+    ViewDefinitionRequired.is(u) && ViewDefinitionOptional.is(u) && VIEW_BODY_CODECS[u.kind].is(u.body),
   (u, c) => {
-    const head = ViewDefinitionHead.validate(u, c);
+    // The two halves are validated against the same context, so that errors read `views.3.kind`.
+    const head = ViewDefinitionRequired.validate(u, c);
     if (isLeft(head)) return head;
+    const optional = ViewDefinitionOptional.validate(u, c);
+    if (isLeft(optional)) return optional;
     const codec: t.Mixed = VIEW_BODY_CODECS[head.right.kind];
     const body = codec.validate(head.right.body, t.appendContext(c, 'body', codec, head.right.body));
     if (isLeft(body)) return body;
-    return t.success({ ...head.right, body: body.right } as ViewDefinition);
+    return t.success({ ...optional.right, ...head.right, body: body.right } as ViewDefinition);
   },
   (d) => ({ ...d, body: VIEW_BODY_CODECS[d.kind].encode(d.body as never) }),
 );

@@ -75,7 +75,7 @@ const propertyProblems = (set: MetadataSet, e: Entity, p: Property): string[] =>
 
 /** The problems of one metadata object: the entity and fields it names must exist. */
 const viewProblems = (set: MetadataSet, v: ViewDefinition): string[] => {
-  const where = `view ${v.kind} ${v.name}`;
+  const where = `view ${v.kind} ${v.objectname ?? v.appid ?? ''}/${v.name}`;
   const problems: string[] = [];
   const entity = v.objectname;
   const needsEntity = v.kind === 'form' || v.kind === 'view' || v.kind === 'chart' || v.kind === 'filter';
