@@ -1,1 +1,3 @@
 export { runCli, buildProgram, CliFailure, EXIT } from './program.js';
+export * from './container.js';
+export * from './container-server.js';

@@ -1,4 +1,4 @@
-import { Kysely, SqliteDialect, sql, type Generated } from 'kysely';
+import { Kysely, SqliteDialect, type Generated } from 'kysely';
 import { openSqlite } from '@tessera/adapters-sql';
 
 /**
@@ -42,9 +42,8 @@ const MIGRATION = [
 ];
 
 /** Opens (and creates when missing) the catalog file; `:memory:` for a throw-away catalog. */
-export const openCatalog = async (file: string): Promise<CatalogDb> => {
+export const openCatalog = (file: string): CatalogDb => {
   const sqlite = openSqlite(file);
-  const db = new Kysely<CatalogTables>({ dialect: new SqliteDialect({ database: sqlite }) });
-  for (const statement of MIGRATION) await sql.raw(statement).execute(db);
-  return db;
+  for (const statement of MIGRATION) sqlite.exec(statement);
+  return new Kysely<CatalogTables>({ dialect: new SqliteDialect({ database: sqlite }) });
 };

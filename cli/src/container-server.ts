@@ -1,0 +1,127 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import type { Container } from 'inversify';
+import type { Logger } from 'pino';
+import type { Express, RequestHandler, Router } from 'express';
+import { Tokens, type Clock, type Mailer, type OrganizationDirectory, type PasswordHasher, type SessionStore, type SignInService } from '@tessera/core';
+import { createApp, type OrganizationFactory, type PuzzleSeal, type Tenants } from '@tessera/adapters-http';
+import { buildContainer, closeContainer, CliTokens, repositoryRoot, type HostConfig } from './container.js';
+
+export const ServerTokens = { App: Symbol.for('HttpApp'), ExtraRoutes: Symbol.for('ExtraRoutes') } as const;
+
+export type ServerOptions = HostConfig & {
+  port: number;
+  /** Listen address; loopback by default outside containers is safer, but the product serves its LAN. */
+  host?: string;
+  /** The web client's build; default ui-react/dist of this repository. */
+  staticDir?: string;
+  buildDate?: string;
+};
+
+export type RunningServer = { url: string; port: number; container: Container; server: Server; close(): Promise<void> };
+
+/** The import/export routes, when that module is present in this build. */
+const importExportRoutes = async (deps: Record<string, unknown>): Promise<Array<(guard: RequestHandler) => Router>> => {
+  try {
+    const mod = (await import('@tessera/adapters-http')) as Record<string, unknown>;
+    const make = mod.importExportRoutes as undefined | ((d: Record<string, unknown>) => Router | ((guard: RequestHandler) => Router));
+    if (!make) return [];
+    return [
+      (guard) => {
+        const made = make({ ...deps, guard });
+        return typeof made === 'function' && !('use' in made) ? (made as (g: RequestHandler) => Router)(guard) : (made as Router);
+      },
+    ];
+  } catch {
+    return [];
+  }
+};
+
+/** The server's container: the shared graph plus the Express application. */
+export const buildServerContainer = async (
+  options: ServerOptions,
+  overrides: { mailer?: Mailer; logger?: Logger; hasher?: PasswordHasher } = {},
+): Promise<Container> => {
+  const c = buildContainer(options, overrides);
+  const extra = await importExportRoutes({ tenants: c.get(CliTokens.Tenants), clock: c.get(Tokens.Clock), logger: c.get(Tokens.Logger) });
+  c.bind(ServerTokens.ExtraRoutes).toConstantValue(extra);
+  c.bind<Express>(ServerTokens.App).toResolvedValue(
+    (
+      signIn: SignInService,
+      sessions: SessionStore,
+      directory: OrganizationDirectory,
+      tenants: Tenants,
+      organizations: OrganizationFactory,
+      puzzles: PuzzleSeal,
+      clock: Clock,
+      logger: Logger,
+      extraRoutes: Array<(guard: RequestHandler) => Router>,
+    ) =>
+      createApp({
+        signIn,
+        sessions,
+        directory,
+        tenants,
+        organizations,
+        puzzles,
+        clock,
+        logger,
+        extraRoutes,
+        config: {
+          buildDate: options.buildDate ?? new Date().toISOString(),
+          staticDir: options.staticDir ?? join(repositoryRoot, 'ui-react', 'dist'),
+        },
+      }),
+    [
+      CliTokens.SignIn,
+      Tokens.SessionStore,
+      Tokens.OrganizationDirectory,
+      CliTokens.Tenants,
+      CliTokens.Organizations,
+      CliTokens.Puzzles,
+      Tokens.Clock,
+      Tokens.Logger,
+      ServerTokens.ExtraRoutes,
+    ],
+  );
+  return c;
+};
+
+/** Starts `tessera serve`: port 0 picks a free one (tests). */
+export const startServer = async (
+  options: ServerOptions,
+  overrides: { mailer?: Mailer; logger?: Logger; hasher?: PasswordHasher } = {},
+): Promise<RunningServer> => {
+  const container = await buildServerContainer(options, overrides);
+  const app = container.get<Express>(ServerTokens.App);
+  const server = createServer(app);
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((ok, fail) => {
+    server.once('error', fail);
+    server.listen(options.port, options.host ?? '0.0.0.0', () => ok());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const sockets = new Set<import('node:net').Socket>();
+  server.on('connection', (s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
+  return {
+    url: `http://localhost:${port}`,
+    port,
+    container,
+    server,
+    close: async () => {
+      await new Promise<void>((ok) => {
+        server.close(() => ok());
+        // Open streams and keep-alive connections would hold close() forever.
+        for (const s of sockets) s.destroy();
+      });
+      await closeContainer(container);
+    },
+  };
+};
+
+export const uiBuilt = (staticDir = join(repositoryRoot, 'ui-react', 'dist')): boolean => existsSync(join(staticDir, 'index.html'));
