@@ -19,6 +19,7 @@ export const cz: Record<MessageKey, string> = {
   MsgNoAssociatedLists: 'Žádné související seznamy',
   MsgCannotPaste: 'Objekt nelze vložit',
   MsgUnknownPanelType: 'Neznámý typ panelu',
+  MsgNoOneDriveFolder: 'Pro tento záznam neexistuje složka OneDrive.',
   MsgCheckConfiguration: 'Zkontrolujte konfiguraci',
   MsgModifiedBy: 'Tento záznam změnil {modifier}',
   MsgUnknownUpdateError: 'Neznámá chyba při ukládání',

@@ -19,6 +19,7 @@ export const de: Record<MessageKey, string> = {
   MsgNoAssociatedLists: 'Keine zugehörigen Listen',
   MsgCannotPaste: 'Objekt kann nicht eingefügt werden',
   MsgUnknownPanelType: 'Unbekannter Paneltyp',
+  MsgNoOneDriveFolder: 'Für diesen Datensatz gibt es keinen OneDrive-Ordner.',
   MsgCheckConfiguration: 'Konfiguration prüfen',
   MsgModifiedBy: 'Dieser Datensatz wurde von {modifier} geändert',
   MsgUnknownUpdateError: 'Unbekannter Fehler beim Speichern',

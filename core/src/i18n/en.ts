@@ -22,6 +22,7 @@ export const en = {
   MsgNoAssociatedLists: 'No associated lists',
   MsgCannotPaste: 'Cannot paste object',
   MsgUnknownPanelType: 'Unknown panel type',
+  MsgNoOneDriveFolder: 'No OneDrive folder for this record.',
   MsgCheckConfiguration: 'Check Configuration',
   MsgModifiedBy: 'This record was modified by {modifier}',
   MsgUnknownUpdateError: 'Unknown Update Error',

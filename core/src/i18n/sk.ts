@@ -19,6 +19,7 @@ export const sk: Record<MessageKey, string> = {
   MsgNoAssociatedLists: 'Žiadne súvisiace zoznamy',
   MsgCannotPaste: 'Objekt nie je možné vložiť',
   MsgUnknownPanelType: 'Neznámy typ panelu',
+  MsgNoOneDriveFolder: 'Pre tento záznam neexistuje priečinok OneDrive.',
   MsgCheckConfiguration: 'Skontrolujte konfiguráciu',
   MsgModifiedBy: 'Tento záznam zmenil {modifier}',
   MsgUnknownUpdateError: 'Neznáma chyba pri ukladaní',

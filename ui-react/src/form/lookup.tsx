@@ -1,0 +1,261 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { useEffect, useId, useRef, useState } from 'react';
+import type { LookupValue } from '../core.js';
+import { checkPermissionString } from '../core.js';
+import { useApi } from '../api/context.js';
+import { useT } from '../i18n.js';
+import { caller, entityOf, guiObjects } from '../state/session.js';
+import { Icon } from '../ui/icons.js';
+import { Modal } from '../ui/modal.js';
+import { RecordForm } from './record-form.js';
+
+type Hit = { id: string; label: string };
+
+/** Spec 001 section 9: lookup search uses starts-with matching on name. */
+const useLookupSearch = (target: string) => {
+  const api = useApi();
+  return async (text: string, pageSize = 10): Promise<Hit[]> => {
+    const q = text.trim().replace(/[%_]/g, (c) => `\\${c}`);
+    const res = await api.fetch({
+      entity: {
+        name: target,
+        attributes: [{ attribute: 'id' }, { attribute: 'name' }],
+        ...(q ? { filter: { type: 'and', conditions: [{ attribute: 'name', operator: 'like', value: `${q}%` }] } } : {}),
+        orders: [{ attribute: 'name' }],
+      },
+      page: 1,
+      pageSize,
+    });
+    return res.records.map((r) => ({ id: String(r.id), label: String(r.name ?? r.id) }));
+  };
+};
+
+/** A quick form exists when the target has a form named quick (or quickcreate). */
+export const quickFormOf = (target: string): string | undefined =>
+  guiObjects('form', target).find((g) => /^quick(create)?$/i.test(g.name))?.name;
+
+/**
+ * The lookup editor: type to search (starts-with), pick with the keyboard or the mouse, browse
+ * in the lookup dialog, or create a record through the quick form when permitted.
+ */
+export const LookupInput = ({
+  id,
+  targets,
+  value,
+  onChange,
+  disabled,
+  label,
+  describedBy,
+  invalid,
+}: {
+  id: string;
+  targets: string[];
+  value: LookupValue | null;
+  onChange: (v: LookupValue | null) => void;
+  disabled?: boolean;
+  label: string;
+  describedBy?: string;
+  invalid?: boolean;
+}) => {
+  useSignals();
+  const t = useT();
+  const [target, setTarget] = useState(targets[0] ?? '');
+  const search = useLookupSearch(target);
+  const [text, setText] = useState('');
+  const [editing, setEditing] = useState(false);
+  const [hits, setHits] = useState<Hit[]>([]);
+  const [active, setActive] = useState(0);
+  const [open, setOpen] = useState(false);
+  const [dialog, setDialog] = useState<'browse' | 'create' | null>(null);
+  const listId = useId();
+  const seq = useRef(0);
+  const targetMeta = entityOf(target);
+  const quickForm = quickFormOf(target);
+  const me = caller.value;
+  const canCreate = !!me && !!quickForm && checkPermissionString(me, `${target};0`);
+
+  useEffect(() => {
+    if (!editing) return;
+    const n = ++seq.current;
+    const h = setTimeout(() => {
+      search(text)
+        .then((r) => {
+          if (n !== seq.current) return;
+          setHits(r);
+          setActive(0);
+          setOpen(true);
+        })
+        .catch(() => setHits([]));
+    }, 180);
+    return () => clearTimeout(h);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [text, editing, target]);
+
+  const pick = (h: Hit | null) => {
+    onChange(h ? { id: h.id, name: target, label: h.label } : null);
+    setEditing(false);
+    setOpen(false);
+    setText('');
+  };
+
+  const display = editing ? text : (value?.label ?? value?.id ?? '');
+  return (
+    <div className="lookup">
+      {targets.length > 1 && !disabled && (
+        <select className="lookup-target" aria-label={label} value={target} onChange={(e) => setTarget(e.target.value)}>
+          {targets.map((x) => (
+            <option key={x} value={x}>
+              {entityOf(x)?.displayName ?? x}
+            </option>
+          ))}
+        </select>
+      )}
+      <div className="lookup-box">
+        <input
+          id={id}
+          role="combobox"
+          aria-expanded={open}
+          aria-controls={listId}
+          aria-autocomplete="list"
+          aria-describedby={describedBy}
+          aria-invalid={invalid || undefined}
+          aria-activedescendant={open && hits[active] ? `${listId}-${active}` : undefined}
+          autoComplete="off"
+          disabled={disabled}
+          placeholder={disabled ? '' : t('LblLookupSearch', { entity: targetMeta?.displayName ?? target })}
+          value={display}
+          onFocus={() => {
+            if (!disabled) {
+              setEditing(true);
+              setText('');
+            }
+          }}
+          onBlur={() => setTimeout(() => {
+            setOpen(false);
+            setEditing(false);
+          }, 150)}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'ArrowDown') {
+              e.preventDefault();
+              setOpen(true);
+              setActive((a) => Math.min(a + 1, hits.length - 1));
+            } else if (e.key === 'ArrowUp') {
+              e.preventDefault();
+              setActive((a) => Math.max(a - 1, 0));
+            } else if (e.key === 'Enter' && open && hits[active]) {
+              e.preventDefault();
+              pick(hits[active]);
+            } else if (e.key === 'Escape') {
+              setOpen(false);
+            }
+          }}
+        />
+        {value && !disabled && (
+          <button type="button" className="icon-btn" aria-label={t('LblClearValue')} onClick={() => pick(null)}>
+            <Icon name="close" size={16} />
+          </button>
+        )}
+        {value && disabled && (
+          <a className="icon-btn" href={`/!/edit/${value.name}/${value.id}`} aria-label={t('LblOpenRecord', { name: value.label ?? value.id })}>
+            <Icon name="external" size={16} />
+          </a>
+        )}
+        {!disabled && (
+          <button type="button" className="icon-btn" aria-label={t('LblOpenLookupDialog', { entity: targetMeta?.displayNamePlural ?? target })} onClick={() => setDialog('browse')}>
+            <Icon name="search" size={16} />
+          </button>
+        )}
+      </div>
+      {open && editing && (
+        <ul className="lookup-list" id={listId} role="listbox" aria-label={label}>
+          {hits.length === 0 && <li className="muted lookup-empty">{t('MsgNoResults')}</li>}
+          {hits.map((h, i) => (
+            <li
+              key={h.id}
+              id={`${listId}-${i}`}
+              role="option"
+              aria-selected={i === active}
+              className={i === active ? 'active' : ''}
+              onMouseDown={(e) => {
+                e.preventDefault();
+                pick(h);
+              }}
+            >
+              {h.label}
+            </li>
+          ))}
+          {canCreate && (
+            <li className="lookup-create" onMouseDown={(e) => {
+              e.preventDefault();
+              setOpen(false);
+              setDialog('create');
+            }}>
+              <Icon name="plus" size={16} /> {t('CmdCreate')}
+            </li>
+          )}
+        </ul>
+      )}
+      {dialog === 'browse' && <LookupDialog target={target} onClose={() => setDialog(null)} onPick={(h) => { pick(h); setDialog(null); }} canCreate={canCreate} onCreate={() => setDialog('create')} />}
+      {dialog === 'create' && quickForm && (
+        <Modal id="createRecordDialog" title={t('MsgNewRecord', { entity: targetMeta?.displayName ?? target })} onClose={() => setDialog(null)} wide>
+          <RecordForm
+            entityName={target}
+            id="0"
+            formName={quickForm}
+            init={text ? { name: text } : undefined}
+            inDialog
+            onClose={(created) => {
+              setDialog(null);
+              if (created) pick({ id: created.id, label: created.name });
+            }}
+          />
+        </Modal>
+      )}
+    </div>
+  );
+};
+
+/** The lookup dialog (id LookupDialog): search the target's records and pick one. */
+const LookupDialog = ({ target, onClose, onPick, canCreate, onCreate }: { target: string; onClose: () => void; onPick: (h: Hit) => void; canCreate: boolean; onCreate: () => void }) => {
+  const t = useT();
+  const search = useLookupSearch(target);
+  const [text, setText] = useState('');
+  const [hits, setHits] = useState<Hit[] | null>(null);
+  useEffect(() => {
+    const h = setTimeout(() => void search(text, 50).then(setHits).catch(() => setHits([])), 150);
+    return () => clearTimeout(h);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [text]);
+  const meta = entityOf(target);
+  return (
+    <Modal id="LookupDialog" title={meta?.displayNamePlural ?? target} onClose={onClose}>
+      <div className="stack">
+        <label className="search-box">
+          <Icon name="search" />
+          <span className="sr-only">{t('LblSearch')}</span>
+          <input autoFocus type="search" placeholder={t('LblSearch')} value={text} onChange={(e) => setText(e.target.value)} />
+        </label>
+        <div className="pick-list" role="listbox" aria-label={meta?.displayNamePlural ?? target}>
+          {hits === null && <div className="spinner small" />}
+          {hits?.length === 0 && <p className="muted">{t('MsgNoResults')}</p>}
+          {hits?.map((h) => (
+            <button key={h.id} type="button" role="option" aria-selected="false" className="pick-row" onClick={() => onPick(h)}>
+              {h.label}
+            </button>
+          ))}
+        </div>
+        <div className="modal-actions">
+          {canCreate && (
+            <button type="button" className="btn btn-plain" onClick={onCreate}>
+              <Icon name="plus" /> {t('CmdCreate')}
+            </button>
+          )}
+          <button type="button" className="btn btn-plain" onClick={onClose}>
+            {t('CmdCancel')}
+          </button>
+        </div>
+      </div>
+    </Modal>
+  );
+};

@@ -1,0 +1,67 @@
+import type { EntityRecord, FieldValue, Property, RichOption } from './core.js';
+import { formatDuration, formatMoney, fromBitmap, hasFlag, splitTags } from './core.js';
+import { session } from './state/session.js';
+import { language, t } from './i18n.js';
+
+/** The locale of Intl formatting for the current language (the catalogue's cz is cs). */
+export const locale = (): string => (language.value === 'cz' ? 'cs' : language.value);
+
+/** The options of a property: its rich options, else its plain options. */
+export const optionsOf = (p: Property): RichOption[] =>
+  p.richOptions && p.richOptions.length > 0 ? p.richOptions : ((p.options ?? []) as Array<{ value?: unknown; label?: unknown }>).filter((o): o is RichOption => typeof o.value === 'number' && typeof o.label === 'string');
+
+export const isOptionSet = (p: Property): boolean => hasFlag(p, 'OptionSet') || optionsOf(p).length > 0 && p.type === 'Integer';
+
+export const lookupLabel = (v: FieldValue | undefined): string => (v && typeof v === 'object' ? (v.label ?? '') || v.id : typeof v === 'string' ? v : '');
+
+/** The currency of a record's currencyid, else the organization default (Euro). */
+export const currencyOf = (record: EntityRecord) => {
+  const dict = session.value?.context.currencyDict ?? {};
+  const c = record.currencyid;
+  const id = c && typeof c === 'object' ? c.id : typeof c === 'string' ? c : undefined;
+  return (id && dict[id]) || Object.values(dict).find((x) => x.isdefault) || null;
+};
+
+const dateFormat = new Map<string, Intl.DateTimeFormat>();
+const fmt = (key: string, opts: Intl.DateTimeFormatOptions): Intl.DateTimeFormat => {
+  const k = `${locale()}|${key}`;
+  let f = dateFormat.get(k);
+  if (!f) {
+    f = new Intl.DateTimeFormat(locale(), opts);
+    dateFormat.set(k, f);
+  }
+  return f;
+};
+
+export const formatDate = (v: string, dateOnly: boolean): string => {
+  if (dateOnly) {
+    const m = /^(\d{4})-(\d{2})-(\d{2})/.exec(v);
+    if (!m) return v;
+    return fmt('d', { year: 'numeric', month: 'short', day: 'numeric', timeZone: 'UTC' }).format(new Date(Date.UTC(+m[1], +m[2] - 1, +m[3])));
+  }
+  const d = new Date(v);
+  return Number.isNaN(d.getTime()) ? v : fmt('dt', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }).format(d);
+};
+
+/** A field value as text for lists and read-only views. */
+export const formatValue = (p: Property | undefined, v: FieldValue | undefined, record: EntityRecord = {}): string => {
+  if (v === undefined || v === null || v === '') return '';
+  if (!p) return typeof v === 'object' ? lookupLabel(v) : String(v);
+  if (p.type === 'Lookup' || typeof v === 'object') return lookupLabel(v);
+  if (p.type === 'Boolean') return v === true ? t('LblYes') : t('LblNo');
+  if (p.type === 'DateTime') return formatDate(String(v), hasFlag(p, 'DateOnly'));
+  const options = optionsOf(p);
+  if (options.length > 0 && typeof v === 'number') {
+    const values = hasFlag(p, 'MultiSelect') ? fromBitmap(v) : [v];
+    return values.map((x) => options.find((o) => o.value === x)?.label ?? String(x)).join(', ');
+  }
+  if (p.type === 'Money') return formatMoney(v as number, currencyOf(record), { thousandsSeparator: '\u202f' });
+  if (hasFlag(p, 'Duration') && typeof v === 'number') return formatDuration(v);
+  if (typeof v === 'number') return v.toLocaleString(locale(), { maximumFractionDigits: p.precision ?? 10 });
+  if (p.type === 'String' && p.formatString === 'tags') return splitTags(String(v)).join(', ');
+  return String(v);
+};
+
+/** The colour of an option value, when its rich option has one. */
+export const optionColor = (p: Property | undefined, v: FieldValue | undefined): string | undefined =>
+  p && typeof v === 'number' ? p.richOptions?.find((o) => o.value === v)?.color : undefined;

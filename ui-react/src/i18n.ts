@@ -1,0 +1,36 @@
+import { signal } from '@preact/signals-react';
+import { useSignals } from '@preact/signals-react/runtime';
+import { chooseLanguage, translate, DEFAULT_OFFERED_LANGUAGES, isLanguage, type Language, type MessageKey } from '@tessera/core';
+import { KEYS, local } from './state/storage.js';
+
+/** The languages offered: the organization's configured list once the user context names one. */
+export const offeredLanguages = signal<readonly Language[]>(DEFAULT_OFFERED_LANGUAGES);
+/** Spec 000 section 4: the stored choice, else the browser's language when offered, else en. */
+export const language = signal<Language>(chooseLanguage(local.get(KEYS.language), navigator.languages ?? [navigator.language]));
+
+export const setLanguage = (lang: Language): void => {
+  language.value = lang;
+  local.set(KEYS.language, lang);
+  document.documentElement.lang = lang === 'cz' ? 'cs' : lang;
+};
+
+export const setOfferedLanguages = (langs: readonly string[] | undefined): void => {
+  const list = (langs ?? []).filter(isLanguage);
+  if (list.length === 0) return;
+  offeredLanguages.value = list;
+  language.value = chooseLanguage(local.get(KEYS.language), navigator.languages ?? [navigator.language], list);
+};
+
+export type T = (key: MessageKey, params?: Record<string, string | number>) => string;
+
+/** Every visible text goes through this: the catalogue of core/src/i18n in the current language. */
+export const t: T = (key, params) => translate(language.value, key, params);
+
+/** A component hook: re-renders when the language changes. */
+export const useT = (): T => {
+  useSignals();
+  void language.value;
+  return t;
+};
+
+export const LANGUAGE_NAMES: Record<Language, string> = { en: 'English', sk: 'Slovenčina', cz: 'Čeština', de: 'Deutsch' };

@@ -1,0 +1,75 @@
+import type { Caller, Entity, Filter, FetchRequest, ListView, Order, Property, ViewColumn, InuViewRecord } from '../core.js';
+import { ListView as ListViewCodec, hasFlag } from '../core.js';
+import { isRight } from 'fp-ts/lib/Either.js';
+
+/** A list view ready to use: its name, label and body. */
+export type NamedView = { name: string; label: string; body: ListView };
+
+/** Fields a generated view never shows as columns. */
+const HIDDEN = new Set(['id', 'versionnumber', 'createdby', 'modifiedby', 'statecode', 'createdon']);
+
+/**
+ * The views of an entity from its inu_view objects of kind view, else one generated view:
+ * name first, then up to five more readable fields, then modifiedon.
+ */
+export const viewsOf = (entity: Entity, gui: readonly InuViewRecord[], parse: (g: InuViewRecord) => unknown): NamedView[] => {
+  const views = gui
+    .filter((g) => g.kind === 'view' && g.objectname === entity.logicalName)
+    .map((g) => ({ g, d: ListViewCodec.decode(parse(g)) }))
+    .flatMap(({ g, d }) => (isRight(d) ? [{ name: g.name, label: d.right.label ?? g.label ?? g.name, body: d.right }] : []));
+  if (views.length > 0) return views;
+  const props = entity.properties.filter((p) => !HIDDEN.has(p.logicalName) && p.secret !== true && p.type !== 'Binary' && !hasFlag(p, 'Json') && !hasFlag(p, 'MultiLine'));
+  const name = props.find((p) => p.logicalName === 'name');
+  const rest = props.filter((p) => p.logicalName !== 'name' && p.logicalName !== 'modifiedon' && p.logicalName !== 'statuscode').slice(0, 5);
+  const modified = props.find((p) => p.logicalName === 'modifiedon');
+  const columns: ViewColumn[] = [name, ...rest, modified].filter((p): p is Property => !!p).map((p) => ({ name: p.logicalName }));
+  return [
+    {
+      name: 'default',
+      label: entity.displayNamePlural,
+      body: { query: { name: entity.logicalName, orders: [{ attribute: name ? 'name' : 'modifiedon', descending: !name }] }, columns },
+    },
+  ];
+};
+
+const and = (...filters: Array<Filter | undefined | null>): Filter | undefined => {
+  const fs = filters.filter((f): f is Filter => !!f && ((f.conditions?.length ?? 0) > 0 || (f.filters?.length ?? 0) > 0));
+  if (fs.length === 0) return undefined;
+  return fs.length === 1 ? fs[0] : { type: 'and', filters: fs };
+};
+
+/** The search box: records whose primary name contains the text. */
+export const searchFilter = (entity: Entity, text: string): Filter | undefined => {
+  const q = text.trim();
+  if (!q || !entity.properties.some((p) => p.logicalName === 'name')) return undefined;
+  return { type: 'and', conditions: [{ attribute: 'name', operator: 'like', value: `%${q.replace(/[%_]/g, (c) => `\\${c}`)}%` }] };
+};
+
+/** The fetch of a list: the view's query with the quick filters, the search and the picked order. */
+export const listRequest = (
+  view: NamedView,
+  extra: { quick?: Filter; search?: Filter; order?: Order; pageSize: number },
+): FetchRequest => {
+  const q = view.body.query;
+  const columnAttrs = view.body.columns.map((c) => c.name).filter((n) => !n.includes('.'));
+  const attributes = q.allattrs ? undefined : [...new Set([...(q.attributes ?? []).map((a) => a.attribute), 'id', 'name', 'versionnumber', 'ownerid', 'currencyid', ...columnAttrs])].map((attribute) => ({ attribute }));
+  return {
+    entity: {
+      ...q,
+      ...(attributes ? { attributes } : {}),
+      filter: and(q.filter, extra.quick, extra.search),
+      orders: extra.order ? [extra.order] : q.orders,
+    },
+    page: 1,
+    pageSize: extra.pageSize,
+    count: true,
+  };
+};
+
+/** Attributes that exist on the entity (the fetch validates names; a stale view must not break the list). */
+export const knownAttributes = (entity: Entity, request: FetchRequest, caller: Caller): FetchRequest => {
+  void caller;
+  const names = new Set(entity.properties.map((p) => p.logicalName));
+  const attrs = request.entity.attributes?.filter((a) => names.has(a.attribute));
+  return { ...request, entity: { ...request.entity, ...(attrs ? { attributes: attrs } : {}) } };
+};

@@ -1,0 +1,164 @@
+import { useEffect, useRef, useState } from 'react';
+import { useParams } from 'react-router';
+import type { Property } from '@tessera/core';
+import { useApi } from '../api/context.js';
+import { useT, type T } from '../i18n.js';
+import { Icon } from '../ui/icons.js';
+import { PublicLayout } from './public-layout.js';
+
+type Survey = { title: string; submit_button?: string; css_style?: string; properties: Property[] };
+
+const parseJson = (v: unknown): unknown => {
+  if (typeof v !== 'string') return v;
+  try {
+    return JSON.parse(v);
+  } catch {
+    return undefined;
+  }
+};
+
+const toSurvey = (body: unknown): Survey => {
+  const b = (body ?? {}) as Record<string, unknown>;
+  const meta = parseJson(b.meta) as { properties?: Property[] } | undefined;
+  return {
+    title: String(b.title ?? ''),
+    submit_button: typeof b.submit_button === 'string' ? b.submit_button : undefined,
+    css_style: typeof b.css_style === 'string' ? b.css_style : undefined,
+    properties: Array.isArray(meta?.properties) ? meta.properties : [],
+  };
+};
+
+/** The outcome texts of spec 000 section 8: completed, expired, invalid link, anything else with the raw text. */
+export const surveyOutcome = (text: string, t: T): { text: string; kind: 'done' | 'sorry' } => {
+  if (text.includes('SurveyCompleted')) return { text: t('SurveyCompleted'), kind: 'done' };
+  if (text.includes('SurveyExpired')) return { text: t('SurveyExpired'), kind: 'sorry' };
+  if (text.includes('SurveyLinkInvalid')) return { text: t('SurveyLinkInvalid'), kind: 'sorry' };
+  return { text: `${t('SurveyError')} ${text}`.trim(), kind: 'sorry' };
+};
+
+const flag = (p: Property, f: string) => (p.flags ?? []).includes(f as never);
+
+const SurveyInput = ({ p }: { p: Property }) => {
+  const t = useT();
+  const id = `sv-${p.logicalName}`;
+  const required = flag(p, 'Required');
+  const options = p.richOptions ?? ((p.options ?? []) as Array<{ value: number; label: string }>).filter((o) => 'label' in o);
+  let input: React.ReactNode;
+  if (p.type === 'Boolean') input = <input id={id} name={p.logicalName} type="checkbox" />;
+  else if (options.length > 0)
+    input = (
+      <select id={id} name={p.logicalName} required={required} defaultValue="">
+        <option value="">{t('LblNone')}</option>
+        {options.map((o) => (
+          <option key={o.value} value={o.value}>
+            {o.label}
+          </option>
+        ))}
+      </select>
+    );
+  else if (flag(p, 'MultiLine')) input = <textarea id={id} name={p.logicalName} required={required} maxLength={p.max} rows={4} />;
+  else {
+    const type = p.type === 'DateTime' ? (flag(p, 'DateOnly') ? 'date' : 'datetime-local') : ['Integer', 'Decimal', 'Float', 'Money'].includes(p.type) ? 'number' : flag(p, 'Email') ? 'email' : flag(p, 'Url') ? 'url' : flag(p, 'Phone') ? 'tel' : 'text';
+    input = <input id={id} name={p.logicalName} type={type} required={required} maxLength={p.max} step={p.type === 'Integer' ? 1 : 'any'} />;
+  }
+  return (
+    <div className={`field ${p.type === 'Boolean' ? 'field-check' : ''}`}>
+      <label htmlFor={id}>
+        {p.displayName}
+        {required && (
+          <span className="required" title={t('MsgRequired')} aria-label={t('MsgRequired')}>
+            *
+          </span>
+        )}
+      </label>
+      {input}
+    </div>
+  );
+};
+
+/** /ansu/{orgname}/{key}: the public survey (spec 000 sections 2, 5, 8). */
+export const SurveyPage = () => {
+  const t = useT();
+  const api = useApi();
+  const { org = '', key = '' } = useParams();
+  const [survey, setSurvey] = useState<Survey | null>(null);
+  const [outcome, setOutcome] = useState<{ text: string; kind: 'done' | 'sorry' } | null>(null);
+  const [validation, setValidation] = useState('');
+  const [busy, setBusy] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  useEffect(() => {
+    api
+      .getSurvey(org, key)
+      .then((res) => (res.ok ? setSurvey(toSurvey(res.body)) : setOutcome(surveyOutcome(res.text, t))))
+      .catch(() => setOutcome({ text: t('MsgNetworkError'), kind: 'sorry' }));
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [org, key]);
+
+  const submit = async (e: React.FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const form = e.currentTarget;
+    // The browser's form check runs first; its message is shown above the form.
+    const invalid = [...form.elements].find((el) => el instanceof HTMLInputElement || el instanceof HTMLSelectElement || el instanceof HTMLTextAreaElement ? !el.checkValidity() : false) as
+      | HTMLInputElement
+      | undefined;
+    if (invalid) {
+      const label = form.querySelector(`label[for="${invalid.id}"]`)?.firstChild?.textContent ?? '';
+      setValidation(`${label}: ${invalid.validationMessage}`);
+      invalid.focus();
+      return;
+    }
+    setValidation('');
+    const answers: Record<string, unknown> = {};
+    for (const p of survey?.properties ?? []) {
+      const el = form.elements.namedItem(p.logicalName) as HTMLInputElement | null;
+      if (!el) continue;
+      if (p.type === 'Boolean') answers[p.logicalName] = el.checked;
+      else if (el.value === '') continue;
+      else if (['Integer', 'Decimal', 'Float', 'Money'].includes(p.type) || (p.options ?? []).length > 0 || (p.richOptions ?? []).length > 0) answers[p.logicalName] = Number(el.value);
+      else answers[p.logicalName] = el.value;
+    }
+    setBusy(true);
+    try {
+      const res = await api.submitSurvey(org, key, answers);
+      setOutcome(res.ok && !/^ERR|Survey(Expired|LinkInvalid)/.test(res.text) ? { text: t('SurveyCompleted'), kind: 'done' } : surveyOutcome(res.text, t));
+    } catch {
+      setOutcome({ text: t('MsgNetworkError'), kind: 'sorry' });
+    }
+    setBusy(false);
+  };
+
+  if (outcome)
+    return (
+      <PublicLayout>
+        <div className={`outcome outcome-${outcome.kind}`} role="status">
+          {outcome.kind === 'done' && <Icon name="heart" size={40} className="heart" />}
+          <p>{outcome.text}</p>
+        </div>
+      </PublicLayout>
+    );
+  if (!survey)
+    return (
+      <PublicLayout>
+        <div className="spinner" aria-label={t('MsgLoading')} />
+      </PublicLayout>
+    );
+  return (
+    <PublicLayout title={survey.title} wide>
+      {survey.css_style && <style>{survey.css_style}</style>}
+      {validation && (
+        <p className="error-text survey-validation" role="alert">
+          {validation}
+        </p>
+      )}
+      <form ref={formRef} onSubmit={submit} className="stack" noValidate>
+        {survey.properties.map((p) => (
+          <SurveyInput key={p.logicalName} p={p} />
+        ))}
+        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+          {survey.submit_button || t('CmdSubmit')}
+        </button>
+      </form>
+    </PublicLayout>
+  );
+};

@@ -1,0 +1,16 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+
+const core = fileURLToPath(new URL('../core/src/index.ts', import.meta.url));
+
+// The UI imports the core's TypeScript sources directly, so the browser runs the same rules as the server.
+// `tessera serve` serves dist/ with an SPA fallback; during development /api is proxied to it.
+export default defineConfig({
+  plugins: [react()],
+  resolve: { alias: { '@tessera/core': core } },
+  define: { __BUILD_DATE__: JSON.stringify(new Date().toISOString()) },
+  build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, target: 'es2022', chunkSizeWarningLimit: 800 },
+  worker: { format: 'es' },
+  server: { proxy: { '/api': process.env.TESSERA_API ?? 'http://localhost:3000', '/auth': process.env.TESSERA_API ?? 'http://localhost:3000' } },
+});
