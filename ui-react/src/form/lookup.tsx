@@ -88,7 +88,6 @@ export const LookupInput = ({
         .catch(() => setHits([]));
     }, 180);
     return () => clearTimeout(h);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [text, editing, target]);
 
   const pick = (h: Hit | null) => {
@@ -225,7 +224,6 @@ const LookupDialog = ({ target, onClose, onPick, canCreate, onCreate }: { target
   useEffect(() => {
     const h = setTimeout(() => void search(text, 50).then(setHits).catch(() => setHits([])), 150);
     return () => clearTimeout(h);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [text]);
   const meta = entityOf(target);
   return (

@@ -251,7 +251,6 @@ const AssociatedListPanel = ({ panel, ctx, onCount }: { panel: Panel; ctx: Panel
       live = false;
       window.removeEventListener(ev, load);
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [target?.entity, target?.field, parentId, ctx.isNew]);
   if (!target || !child) return <p className="error-text">{t('MsgNoObject', { name: panel.field ?? panel.name })}</p>;
   if (ctx.isNew) return <p className="empty">{t('MsgSaveToAdd')}</p>;

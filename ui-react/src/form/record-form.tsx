@@ -432,7 +432,6 @@ const NavigationGuard = ({ onSave, proceeding }: { onSave: () => Promise<boolean
         }
       } else blocker.reset?.();
     })();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [blocker.state]);
   return null;
 };

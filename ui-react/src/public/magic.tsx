@@ -64,7 +64,6 @@ export const MagicPage = () => {
         setTimeout(() => goToReturnUrl(ret, navigate), DELAYS.afterLogin);
       } else answer(res.failure.reason, res.failure.message);
     })();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
   const resend = async () => {

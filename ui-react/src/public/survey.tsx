@@ -17,14 +17,26 @@ const parseJson = (v: unknown): unknown => {
   }
 };
 
+/** A survey field as the template writes it: a name, or a property (with `required` true or 'Required'). */
+const toProperty = (p: unknown): Property[] => {
+  if (typeof p === 'string') return [{ logicalName: p, displayName: p, type: 'String' }];
+  if (!p || typeof p !== 'object') return [];
+  const o = p as Partial<Property> & { name?: string; label?: string; required?: unknown };
+  const logicalName = o.logicalName ?? o.name;
+  if (!logicalName) return [];
+  const flags = [...(o.flags ?? [])];
+  if ((o.required === true || o.required === 'Required') && !flags.includes('Required')) flags.push('Required');
+  return [{ ...o, logicalName, displayName: o.displayName ?? o.label ?? logicalName, type: o.type ?? 'String', flags } as Property];
+};
+
 const toSurvey = (body: unknown): Survey => {
   const b = (body ?? {}) as Record<string, unknown>;
-  const meta = parseJson(b.meta) as { properties?: Property[] } | undefined;
+  const meta = parseJson(b.meta) as { properties?: unknown[] } | undefined;
   return {
     title: String(b.title ?? ''),
     submit_button: typeof b.submit_button === 'string' ? b.submit_button : undefined,
     css_style: typeof b.css_style === 'string' ? b.css_style : undefined,
-    properties: Array.isArray(meta?.properties) ? meta.properties : [],
+    properties: Array.isArray(meta?.properties) ? meta.properties.flatMap(toProperty) : [],
   };
 };
 
@@ -92,7 +104,6 @@ export const SurveyPage = () => {
       .getSurvey(org, key)
       .then((res) => (res.ok ? setSurvey(toSurvey(res.body)) : setOutcome(surveyOutcome(res.text, t))))
       .catch(() => setOutcome({ text: t('MsgNetworkError'), kind: 'sorry' }));
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [org, key]);
 
   const submit = async (e: React.FormEvent<HTMLFormElement>) => {

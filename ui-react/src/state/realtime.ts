@@ -7,7 +7,10 @@ const METADATA_ENTITIES = new Set(['inu_view', 'inu_role', 'inu_app', 'inu_metad
 export const METADATA_CHANGED_EVENT = 'tessera:metadataChanged';
 
 /** Events older than the stream's start are skipped (spec 000 section 4). */
-export const isFresh = (e: ChangeEvent, since: string): boolean => e.stamp >= since;
+export const isFresh = (e: ChangeEvent, since: string): boolean => {
+  const stamp = Date.parse(e.stamp);
+  return Number.isNaN(stamp) || stamp >= Date.parse(since);
+};
 
 /**
  * The realtime stream of the caller's organization: open while the tab is visible, closed when
