@@ -63,16 +63,32 @@ export const scopeSql = (scope: ReadScope, table: string, e: Entity): Expr => {
   return or(parts.filter((p): p is Expr => p !== null));
 };
 
-/** The escape character of the SQL patterns (docs/api.md "like"). */
+/** SQLite's escape character for patterns (docs/api.md "like"). */
 const ESCAPE = sql.raw(`'\\'`);
 
-/** A Tessera like pattern in the dialect's syntax: SQL Server also needs `[` escaped. */
+/**
+ * A Tessera like pattern in the dialect's syntax. SQLite escapes literal `%`, `_` and `\` with `\`
+ * (ESCAPE '\'); SQL Server quotes them in brackets (`[%]`, `[_]`, `[[]`), which needs no ESCAPE clause
+ * and also keeps its `[...]` character classes from applying.
+ */
 export const dialectPattern = (kind: SqlDialectKind, tokens: LikeToken[]): string =>
   tokens
     .map((t) =>
-      t.kind === 'any' ? '%' : t.kind === 'one' ? '_' : t.text.replace(kind === 'mssql' ? /[\\%_[]/g : /[\\%_]/g, (c) => `\\${c}`),
+      t.kind === 'any'
+        ? '%'
+        : t.kind === 'one'
+          ? '_'
+          : kind === 'mssql'
+            ? t.text.replace(/[%_[]/g, (c) => `[${c}]`)
+            : t.text.replace(/[\\%_]/g, (c) => `\\${c}`),
     )
     .join('');
+
+/** The LIKE of a pattern: SQLite names its escape character, SQL Server needs none. */
+const likeSql = (kind: SqlDialectKind, col: Expr, pattern: string, negate: boolean): Expr => {
+  const op = sql.raw(negate ? 'NOT LIKE' : 'LIKE');
+  return kind === 'sqlite' ? sql`${col} ${op} ${pattern} ESCAPE ${ESCAPE}` : sql`${col} ${op} ${pattern}`;
+};
 
 const foldAscii = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
@@ -135,8 +151,8 @@ class Builder {
       case 'like': {
         const tokens = parseLikePattern(c.pattern);
         const pattern = dialectPattern(k, tokens);
-        if (c.negate) return sql`${col} NOT LIKE ${pattern} ESCAPE ${ESCAPE}`;
-        const like = sql`${col} LIKE ${pattern} ESCAPE ${ESCAPE}`;
+        if (c.negate) return likeSql(k, col, pattern, true);
+        const like = likeSql(k, col, pattern, false);
         const prefix = likePrefix(tokens);
         const range = k === 'sqlite' && prefix ? prefixRange(prefix) : null;
         // SQLite's LIKE folds case, so a plain index cannot serve it; the same prefix as a range

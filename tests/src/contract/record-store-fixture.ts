@@ -7,6 +7,8 @@ import {
   InMemoryChangeFeed,
   InMemoryRecordStore,
   migrateSchema,
+  packMask,
+  type Level,
   withSystemFields,
   type Caller,
   type Clock,
@@ -94,7 +96,7 @@ export const userCaller = (n: number, levels: Record<string, [number, number, nu
   teams,
   permissions: {
     permissions: Object.fromEntries(
-      Object.entries(levels).map(([e, [c, r, u, d]]) => [e, c | (r << 2) | (u << 4) | (d << 6)]),
+      Object.entries(levels).map(([e, [c, r, u, d]]) => [e, packMask({ create: c as Level, read: r as Level, update: u as Level, delete: d as Level })]),
     ),
     apps: [],
     owners: [],
