@@ -20,7 +20,10 @@ describe('the default generated form (spec 001 section 2)', () => {
   it('holds all fields except id and versionnumber, for every entity of the built-in packs', () => {
     for (const e of set().entities) {
       const fields = allFormFields(form(e.logicalName).panels).map((f) => f.name);
-      const expected = e.properties.filter((p) => p.secret !== true).map((p) => p.logicalName).filter((n) => n !== 'id' && n !== 'versionnumber');
+      const expected = e.properties
+        .filter((p) => p.secret !== true)
+        .map((p) => p.logicalName)
+        .filter((n) => n !== 'id' && n !== 'versionnumber');
       expect(fields, e.logicalName).toEqual(expected);
     }
   });
@@ -29,7 +32,9 @@ describe('the default generated form (spec 001 section 2)', () => {
     for (const e of set().entities) {
       const lists = set().associatedLists(e.logicalName);
       const tabs = form(e.logicalName).panels.find((p) => p.type === 'Tabs');
-      const tabTargets = (tabs?.panels ?? []).map((p: Panel) => (p.type === 'AssociatedList' ? associatedListTarget(p) : undefined));
+      const tabTargets = (tabs?.panels ?? []).map((p: Panel) =>
+        p.type === 'AssociatedList' ? associatedListTarget(p) : undefined,
+      );
       expect(tabTargets, e.logicalName).toEqual(lists);
     }
   });

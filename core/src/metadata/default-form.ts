@@ -20,14 +20,15 @@ export const DEFAULT_FORM_COMMANDS: readonly Command[] = [
  * then a tab per associated list. Secret fields (password hashes) are never on a form, since
  * they are never sent to clients.
  */
-export const defaultFormOf = (
-  entity: Entity,
-  lists: ReadonlyArray<AssociatedList & { label: string }>,
-): Form => {
+export const defaultFormOf = (entity: Entity, lists: ReadonlyArray<AssociatedList & { label: string }>): Form => {
   const excluded = new Set([primaryKeyOf(entity), 'versionnumber']);
   const fields: FormField[] = entity.properties
     .filter((p) => !excluded.has(p.logicalName) && p.secret !== true)
-    .map((p) => (READ_ONLY_SYSTEM_FIELDS.includes(p.logicalName) ? { name: p.logicalName, disabled: true } : { name: p.logicalName }));
+    .map((p) =>
+      READ_ONLY_SYSTEM_FIELDS.includes(p.logicalName)
+        ? { name: p.logicalName, disabled: true }
+        : { name: p.logicalName },
+    );
   const panels: Panel[] = [{ name: 'fields', type: 'Fields', label: entity.displayName, fields }];
   if (lists.length > 0)
     panels.push({

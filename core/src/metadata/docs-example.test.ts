@@ -17,7 +17,9 @@ describe('docs/metadata.md: the complete entity definition example', () => {
     const pack = loadPack(example(), 'docs/metadata.md', [systemPack()]);
     if (isLeft(pack)) throw new Error(pack.left.message);
     const vehicle = pack.right.entities[0];
-    expect(vehicle.properties.map((p) => p.logicalName)).toEqual(expect.arrayContaining(['id', 'createdon', 'versionnumber']));
+    expect(vehicle.properties.map((p) => p.logicalName)).toEqual(
+      expect.arrayContaining(['id', 'createdon', 'versionnumber']),
+    );
     // name is declared again (label and Required): merged, not duplicated
     expect(vehicle.properties.filter((p) => p.logicalName === 'name')).toEqual([
       { logicalName: 'name', displayName: 'Registration', type: 'String', max: 200, flags: ['Required'] },
@@ -27,8 +29,22 @@ describe('docs/metadata.md: the complete entity definition example', () => {
   it('shows every property type an administrator declares (VersionNumber is a system field)', () => {
     const raw = example() as { entities: Array<{ properties: Array<{ type: string; flags?: string[] }> }> };
     const props = raw.entities[0].properties;
-    for (const t of ['String', 'Integer', 'Decimal', 'Float', 'Money', 'DateTime', 'Guid', 'Lookup', 'Boolean', 'Binary'])
-      expect(props.some((p) => p.type === t), t).toBe(true);
+    for (const t of [
+      'String',
+      'Integer',
+      'Decimal',
+      'Float',
+      'Money',
+      'DateTime',
+      'Guid',
+      'Lookup',
+      'Boolean',
+      'Binary',
+    ])
+      expect(
+        props.some((p) => p.type === t),
+        t,
+      ).toBe(true);
   });
 
   it('an export of the loaded entities loads back unchanged', () => {

@@ -91,7 +91,12 @@ export type EntityType = t.TypeOf<typeof EntityType>;
 
 export const Entity = t.intersection(
   [
-    t.type({ logicalName: t.string, displayName: t.string, displayNamePlural: t.string, properties: t.array(Property) }),
+    t.type({
+      logicalName: t.string,
+      displayName: t.string,
+      displayNamePlural: t.string,
+      properties: t.array(Property),
+    }),
     t.partial({ type: EntityType, primaryKeyName: t.string }),
   ],
   'Entity',

@@ -187,7 +187,9 @@ export const associatedListTarget = (panel: Pick<Panel, 'field'>): { entity: str
 };
 
 /** Every panel of a tree, depth first (the root panels included). */
-export const allPanels = (panels: readonly Panel[]): Panel[] => panels.flatMap((p) => [p, ...allPanels(p.panels ?? [])]);
+export const allPanels = (panels: readonly Panel[]): Panel[] =>
+  panels.flatMap((p) => [p, ...allPanels(p.panels ?? [])]);
 
 /** Every field of a tree of panels, in reading order. */
-export const allFormFields = (panels: readonly Panel[]): FormField[] => allPanels(panels).flatMap((p) => p.fields ?? []);
+export const allFormFields = (panels: readonly Panel[]): FormField[] =>
+  allPanels(panels).flatMap((p) => p.fields ?? []);

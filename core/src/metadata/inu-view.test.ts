@@ -16,7 +16,11 @@ describe('inu_view records (spec 000 section 3: id, name, label, kind, objectnam
         const record = viewRecordOf(d);
         expect(typeof record.body).toBe('string');
         expect(InuViewRecord.is(record)).toBe(true);
-        const back = viewDefinitionOf({ ...record, id: 'x', appid: d.appid ? { id: 'a', name: 'inu_app', label: d.appid } : null });
+        const back = viewDefinitionOf({
+          ...record,
+          id: 'x',
+          appid: d.appid ? { id: 'a', name: 'inu_app', label: d.appid } : null,
+        });
         expect(back).toEqual({ _tag: 'Right', right: d });
       }
   });
@@ -30,40 +34,84 @@ describe('inu_view records (spec 000 section 3: id, name, label, kind, objectnam
 
   it('a record with a parsedBody and an app lookup decodes', () => {
     const r = InuViewRecord.decode({
-      id: '1', name: 'active', label: 'Active', kind: 'view', objectname: 'account',
-      appid: { id: '2', name: 'inu_app', label: 'Sales' }, body: '{}', parsedBody: {}, isprivate: false,
+      id: '1',
+      name: 'active',
+      label: 'Active',
+      kind: 'view',
+      objectname: 'account',
+      appid: { id: '2', name: 'inu_app', label: 'Sales' },
+      body: '{}',
+      parsedBody: {},
+      isprivate: false,
     });
     expect(r._tag).toBe('Right');
   });
 
   it('the definition codec rejects a body that does not fit its kind', () => {
-    const r = ViewDefinition.decode({ kind: 'filter', name: 'f', objectname: 'account', body: { filters: [{ name: 'x' }] } });
+    const r = ViewDefinition.decode({
+      kind: 'filter',
+      name: 'f',
+      objectname: 'account',
+      body: { filters: [{ name: 'x' }] },
+    });
     expect(r._tag).toBe('Left');
   });
 });
 
 describe('forms and panels (spec 001 section 3)', () => {
   it("form events default to '{entity}.change', '{entity}.validate' and '{entity}.postsave'", () => {
-    expect(formEvents('account')).toEqual({ change: 'account.change', validate: 'account.validate', postsave: 'account.postsave' });
+    expect(formEvents('account')).toEqual({
+      change: 'account.change',
+      validate: 'account.validate',
+      postsave: 'account.postsave',
+    });
     expect(formEvents('lead', { events: { validate: 'checkLead' } })).toEqual({
-      change: 'lead.change', validate: 'checkLead', postsave: 'lead.postsave',
+      change: 'lead.change',
+      validate: 'checkLead',
+      postsave: 'lead.postsave',
     });
   });
 
   it('a form field may be written as its name; it decodes to { name }', () => {
     expect(FormField.decode('emailaddress1')).toEqual({ _tag: 'Right', right: { name: 'emailaddress1' } });
-    expect(FormField.decode({ name: '-', cssClass: 'sep' })).toEqual({ _tag: 'Right', right: { name: '-', cssClass: 'sep' } });
+    expect(FormField.decode({ name: '-', cssClass: 'sep' })).toEqual({
+      _tag: 'Right',
+      right: { name: '-', cssClass: 'sep' },
+    });
   });
 
   it('panels of every type decode with their own properties', () => {
     const panels = [
       { name: 'f', type: 'Fields', fields: ['a'], gridColumns: '1fr 1fr', minColumnWidth: 400, showLabel: true },
-      { name: 'l', type: 'AssociatedList', field: 'contact.parentcustomerid', initialView: 'active', allowedViews: ['active'], excludedColumns: ['x'], newParams: { a: 1 }, extraFetch: { filter: { conditions: [{ attribute: 'statecode', operator: 'eq', value: 0 }] } } },
+      {
+        name: 'l',
+        type: 'AssociatedList',
+        field: 'contact.parentcustomerid',
+        initialView: 'active',
+        allowedViews: ['active'],
+        excludedColumns: ['x'],
+        newParams: { a: 1 },
+        extraFetch: { filter: { conditions: [{ attribute: 'statecode', operator: 'eq', value: 0 }] } },
+      },
       { name: 't', type: 'Tabs', mode: 'Wizard', panels: [{ name: 'x', type: 'Fields' }] },
       { name: 's', type: 'Split', sizes: ['2fr', '3fr'], panels: [] },
       { name: 'x', type: 'Flex', direction: 'column', sizes: ['1', '2'] },
-      { name: 'c', type: 'CloudFiles', rootFolder: 'A', folderField: 'name', fileFilter: 'IMG', emptyMessage: 'none', maxImageSize: 1200 },
-      { name: 'u', type: 'Custom', customComponent: 'familybudget', customComponentParameters: { a: 1 }, wizardNextCommand: 'next' },
+      {
+        name: 'c',
+        type: 'CloudFiles',
+        rootFolder: 'A',
+        folderField: 'name',
+        fileFilter: 'IMG',
+        emptyMessage: 'none',
+        maxImageSize: 1200,
+      },
+      {
+        name: 'u',
+        type: 'Custom',
+        customComponent: 'familybudget',
+        customComponentParameters: { a: 1 },
+        wizardNextCommand: 'next',
+      },
     ];
     for (const p of panels) expect(Panel.decode(p)._tag, p.type).toBe('Right');
     expect(Panel.decode({ name: 't', type: 'Tabs', mode: 'Carousel' })._tag).toBe('Left');
@@ -72,7 +120,14 @@ describe('forms and panels (spec 001 section 3)', () => {
 
 describe('roles, currency and the user context', () => {
   it('a role record: name, appid lookup, body as JSON text', () => {
-    expect(RoleRecord.decode({ id: '1', name: 'Sales', appid: { id: '2', name: 'inu_app', label: 'Sales' }, body: '{"account":13107}' })._tag).toBe('Right');
+    expect(
+      RoleRecord.decode({
+        id: '1',
+        name: 'Sales',
+        appid: { id: '2', name: 'inu_app', label: 'Sales' },
+        body: '{"account":13107}',
+      })._tag,
+    ).toBe('Right');
   });
 
   it('the default currency is Euro with precision 2; mode is 0 to 3', () => {

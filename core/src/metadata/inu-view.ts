@@ -11,7 +11,18 @@ import { Chart, Dashboard, DashboardObject, HomeMenu, ListView, QuickFilterSet }
  * home, script, filter, simplechart, grid, label, plus dashboard (the route /{appid}/dashboard/{name}
  * needs one). `filter` is the quick-filter bar of an entity's lists.
  */
-export const VIEW_KINDS = ['view', 'form', 'chart', 'home', 'script', 'filter', 'simplechart', 'grid', 'label', 'dashboard'] as const;
+export const VIEW_KINDS = [
+  'view',
+  'form',
+  'chart',
+  'home',
+  'script',
+  'filter',
+  'simplechart',
+  'grid',
+  'label',
+  'dashboard',
+] as const;
 export const ViewKind = t.keyof(
   Object.fromEntries(VIEW_KINDS.map((k) => [k, null])) as Record<(typeof VIEW_KINDS)[number], null>,
   'ViewKind',
@@ -68,7 +79,12 @@ type ViewCommon = {
 export type ViewDefinition = { [K in ViewKind]: ViewCommon & { kind: K; body: ViewBodyByKind[K] } }[ViewKind];
 
 const ViewDefinitionRequired = t.type({ name: t.string, kind: ViewKind, body: t.unknown });
-const ViewDefinitionOptional = t.partial({ objectname: t.string, label: t.string, appid: t.string, isprivate: t.boolean });
+const ViewDefinitionOptional = t.partial({
+  objectname: t.string,
+  label: t.string,
+  appid: t.string,
+  isprivate: t.boolean,
+});
 
 /** Decodes the common fields, then the body with the codec of the kind; errors name `body.…`. */
 export const ViewDefinition = new t.Type<ViewDefinition, unknown, unknown>(

@@ -61,7 +61,12 @@ describe('the metadata set (spec 000 and 001 section 8 texts)', () => {
   it('the audit lookups and the generic ownerid, teamid, currencyid do not make associated lists; link entities do', () => {
     const user = set().associatedLists('systemuser');
     expect(user.some((l) => l.field === 'createdby' || l.field === 'modifiedby' || l.field === 'ownerid')).toBe(false);
-    expect(user).toEqual(expect.arrayContaining([{ entity: 'systemuserroles', field: 'systemuserid' }, { entity: 'teammembership', field: 'systemuserid' }]));
+    expect(user).toEqual(
+      expect.arrayContaining([
+        { entity: 'systemuserroles', field: 'systemuserid' },
+        { entity: 'teammembership', field: 'systemuserid' },
+      ]),
+    );
     expect(set().associatedLists('team')).toEqual([{ entity: 'teammembership', field: 'teamid' }]);
     expect(set().associatedLists('currency')).toEqual([]);
   });

@@ -11,7 +11,8 @@ const message = (r: Either<{ message: string }, unknown>): string => (isLeft(r) 
 const entityIndex = (raw: Raw, name: string) => raw.entities.findIndex((e) => e.logicalName === name);
 const propOf = (raw: Raw, entity: string, field: string) =>
   raw.entities[entityIndex(raw, entity)].properties.find((p: { logicalName: string }) => p.logicalName === field);
-const viewOf = (raw: Raw, kind: string, objectname: string) => raw.views.find((v) => v.kind === kind && v.objectname === objectname)!;
+const viewOf = (raw: Raw, kind: string, objectname: string) =>
+  raw.views.find((v) => v.kind === kind && v.objectname === objectname)!;
 const loadDemo = (raw: Raw) => loadPack(raw, 'core/src/packs/demo-crm.json', [systemPack()]);
 
 describe('the codecs accept every built-in pack', () => {
@@ -41,22 +42,30 @@ describe('a broken pack fails loudly with the path: the file, the entity, the pr
   it('an unknown flag', () => {
     const raw = clone(demoRaw);
     propOf(raw, 'contact', 'birthdate').flags = ['DateOnly', 'Birthday'];
-    expect(message(loadDemo(raw))).toMatch(/\(contact\)\.properties\.\d+\(birthdate\)\.flags\.1: expected PropertyFlag, got "Birthday"$/);
+    expect(message(loadDemo(raw))).toMatch(
+      /\(contact\)\.properties\.\d+\(birthdate\)\.flags\.1: expected PropertyFlag, got "Birthday"$/,
+    );
   });
   it('a missing displayName', () => {
     const raw = clone(demoRaw);
     delete propOf(raw, 'lead', 'rating').displayName;
-    expect(message(loadDemo(raw))).toMatch(/\(lead\)\.properties\.\d+\(rating\)\.displayName: expected string, got undefined$/);
+    expect(message(loadDemo(raw))).toMatch(
+      /\(lead\)\.properties\.\d+\(rating\)\.displayName: expected string, got undefined$/,
+    );
   });
   it('a rich option without a numeric value', () => {
     const raw = clone(demoRaw);
     propOf(raw, 'workorder', 'priority').richOptions[0].value = 'low';
-    expect(message(loadDemo(raw))).toMatch(/\(workorder\)\.properties\.\d+\(priority\)\.richOptions\.0\.value: expected number, got "low"$/);
+    expect(message(loadDemo(raw))).toMatch(
+      /\(workorder\)\.properties\.\d+\(priority\)\.richOptions\.0\.value: expected number, got "low"$/,
+    );
   });
   it('a lookup to an entity that does not exist', () => {
     const raw = clone(demoRaw);
     propOf(raw, 'account', 'primarycontactid').targets = ['person'];
-    expect(message(loadDemo(raw))).toContain('Invalid pack core/src/packs/demo-crm.json: account.primarycontactid: target No Object:person');
+    expect(message(loadDemo(raw))).toContain(
+      'Invalid pack core/src/packs/demo-crm.json: account.primarycontactid: target No Object:person',
+    );
   });
   it('a dependent option naming a field that does not exist', () => {
     const raw = clone(demoRaw);
@@ -71,7 +80,9 @@ describe('a broken pack fails loudly with the path: the file, the entity, the pr
   it('an entity defined twice', () => {
     const raw = clone(demoRaw);
     raw.entities.push(clone(systemRaw).entities[0]);
-    expect(message(loadDemo(raw))).toBe('Invalid pack core/src/packs/demo-crm.json: Entity systemuser is defined twice');
+    expect(message(loadDemo(raw))).toBe(
+      'Invalid pack core/src/packs/demo-crm.json: Entity systemuser is defined twice',
+    );
   });
   it('a system field declared with another type', () => {
     const raw = clone(demoRaw);
@@ -91,12 +102,16 @@ describe('a broken pack fails loudly with the path: the file, the entity, the pr
   it('a form field that the entity does not have', () => {
     const raw = clone(demoRaw);
     viewOf(raw, 'form', 'account').body.panels[0].panels[0].fields.push('nosuch');
-    expect(message(loadDemo(raw))).toBe('Invalid pack core/src/packs/demo-crm.json: view form account/main: Field not found:account.nosuch');
+    expect(message(loadDemo(raw))).toBe(
+      'Invalid pack core/src/packs/demo-crm.json: view form account/main: Field not found:account.nosuch',
+    );
   });
   it('an associated list whose field is not a lookup to the form entity', () => {
     const raw = clone(demoRaw);
     viewOf(raw, 'form', 'account').body.panels[1].panels[0].field = 'contact.jobtitle';
-    expect(message(loadDemo(raw))).toContain('view form account/main: panel contacts: contact.jobtitle is not a lookup to account');
+    expect(message(loadDemo(raw))).toContain(
+      'view form account/main: panel contacts: contact.jobtitle is not a lookup to account',
+    );
   });
   it('a view column, a chart field and a quick filter property that do not exist', () => {
     const raw = clone(demoRaw);
@@ -133,6 +148,31 @@ describe('a broken pack fails loudly with the path: the file, the entity, the pr
   it('a view of an unknown kind', () => {
     const raw = clone(demoRaw);
     raw.views[0].kind = 'report';
-    expect(message(loadDemo(raw))).toBe('Invalid pack core/src/packs/demo-crm.json: views.0.kind: expected ViewKind, got "report"');
+    expect(message(loadDemo(raw))).toBe(
+      'Invalid pack core/src/packs/demo-crm.json: views.0.kind: expected ViewKind, got "report"',
+    );
+  });
+  it('a field of the wrong type for its use: quick filter, chart aggregate, date grouping, kanban lanes', () => {
+    const raw = clone(demoRaw);
+    viewOf(raw, 'filter', 'account').body.filters[1].propertyName = 'website';
+    viewOf(raw, 'chart', 'opportunity').body.series[0].aggregateField = 'name';
+    viewOf(raw, 'chart', 'invoice').body.groups[0].field = 'customerid';
+    raw.views.find((v) => v.name === 'board')!.body.kanbanField = 'companyname';
+    const m = message(loadDemo(raw));
+    expect(m).toContain('view filter account/quickfilters: account.website is not an option set');
+    expect(m).toContain('view chart opportunity/pipelinebystage: opportunity.name is not a number to sum');
+    expect(m).toContain('view chart invoice/revenuepermonth: invoice.customerid is not a DateTime to group by month');
+    expect(m).toContain('view view lead/board: lead.companyname is not an option set');
+  });
+  it('a Split of three panels, and an associated list or menu item opening a view that does not exist', () => {
+    const raw = clone(demoRaw);
+    const form = viewOf(raw, 'form', 'account');
+    form.body.panels[0].panels.push({ name: 'third', type: 'Fields' });
+    form.body.panels[1].panels[0].initialView = 'recent';
+    raw.views.find((v) => v.kind === 'home' && v.appid === 'Sales')!.body.items[0].allowedViews = ['active', 'closed'];
+    const m = message(loadDemo(raw));
+    expect(m).toContain('view form account/main: panel top: a Split holds two panels');
+    expect(m).toContain('view form account/main: panel contacts: contact has no view recent');
+    expect(m).toContain('view home Sales/home: menu item Accounts: account has no view closed');
   });
 });

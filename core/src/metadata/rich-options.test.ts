@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { isLeft, isRight } from 'fp-ts/lib/Either.js';
 import type { RichOption } from './entity.js';
-import { parseRichOptionLine, parseRichOptionLines, printRichOptionLine, printRichOptionLines } from './rich-options.js';
+import {
+  parseRichOptionLine,
+  parseRichOptionLines,
+  printRichOptionLine,
+  printRichOptionLines,
+} from './rich-options.js';
 
 const ok = <A>(e: { _tag: 'Left'; left: unknown } | { _tag: 'Right'; right: A }): A => {
   if (e._tag === 'Left') throw new Error(JSON.stringify(e.left));
@@ -11,7 +16,11 @@ const ok = <A>(e: { _tag: 'Left'; left: unknown } | { _tag: 'Right'; right: A })
 
 /** Field text as an administrator may type it: any characters, including ; \ and line breaks, but not blank at the edges. */
 const fieldText = fc
-  .string({ unit: fc.constantFrom('a', 'Z', '7', ' ', ';', '\\', '\n', '\r', '#', 'é', 'n', '.', '-') , minLength: 1, maxLength: 12 })
+  .string({
+    unit: fc.constantFrom('a', 'Z', '7', ' ', ';', '\\', '\n', '\r', '#', 'é', 'n', '.', '-'),
+    minLength: 1,
+    maxLength: 12,
+  })
   .filter((s) => s.trim() === s && s !== '');
 const richOption: fc.Arbitrary<RichOption> = fc
   .record(

@@ -25,7 +25,8 @@ const splitLine = (line: string): string[] => {
     const c = line[i];
     if (c === '\\' && i + 1 < line.length) {
       const next = line[i + 1];
-      const resolved = next === ';' ? ';' : next === '\\' ? '\\' : next === 'n' ? '\n' : next === 'r' ? '\r' : undefined;
+      const resolved =
+        next === ';' ? ';' : next === '\\' ? '\\' : next === 'n' ? '\n' : next === 'r' ? '\r' : undefined;
       if (resolved !== undefined) {
         current += resolved;
         i++;
@@ -47,7 +48,9 @@ const splitLine = (line: string): string[] => {
 export const parseRichOptionLine = (line: string, lineNumber = 1): Either<InputError, RichOption> => {
   const fields = splitLine(line).map((f) => f.trim());
   if (fields.length > RICH_OPTION_FIELDS.length)
-    return left(inputError(`Invalid option line ${lineNumber}: more than ${RICH_OPTION_FIELDS.length} fields in '${line}'`));
+    return left(
+      inputError(`Invalid option line ${lineNumber}: more than ${RICH_OPTION_FIELDS.length} fields in '${line}'`),
+    );
   const [value, label, color, icon, depfield, depvalue] = fields;
   if (!/^-?\d+$/.test(value ?? '') || !Number.isSafeInteger(Number(value)))
     return left(inputError(`Invalid option line ${lineNumber}: the value '${value ?? ''}' is not an integer`));
@@ -75,9 +78,12 @@ export const parseRichOptionLines = (text: string): Either<InputError, RichOptio
 };
 
 export const printRichOptionLine = (o: RichOption): string => {
-  const fields = [String(o.value), o.label, o.color ?? '', o.icon ?? '', o.depfield ?? '', o.depvalue ?? ''].map(escapeField);
+  const fields = [String(o.value), o.label, o.color ?? '', o.icon ?? '', o.depfield ?? '', o.depvalue ?? ''].map(
+    escapeField,
+  );
   while (fields.length > 2 && fields[fields.length - 1] === '') fields.pop();
   return fields.join(';');
 };
 
-export const printRichOptionLines = (options: readonly RichOption[]): string => options.map(printRichOptionLine).join('\n');
+export const printRichOptionLines = (options: readonly RichOption[]): string =>
+  options.map(printRichOptionLine).join('\n');

@@ -31,7 +31,16 @@ describe('system fields (spec 000 section 3)', () => {
   it('every non-link entity gets id, name, createdon, createdby, modifiedon, modifiedby, statuscode, statecode and versionnumber', () => {
     const e = ok(withSystemFields(account));
     expect(names(e)).toEqual([
-      'id', 'name', 'revenue', 'createdon', 'createdby', 'modifiedon', 'modifiedby', 'statuscode', 'statecode', 'versionnumber',
+      'id',
+      'name',
+      'revenue',
+      'createdon',
+      'createdby',
+      'modifiedon',
+      'modifiedby',
+      'statuscode',
+      'statecode',
+      'versionnumber',
     ]);
     expect(prop(e, 'id')?.type).toBe('Guid');
     expect(prop(e, 'name')).toMatchObject({ type: 'String', max: NAME_MAX_LENGTH });
@@ -77,7 +86,10 @@ describe('system fields (spec 000 section 3)', () => {
       fc.property(declared, fc.boolean(), (props, isLink) => {
         const base = isLink ? link : account;
         const sys = new Map(systemFields(base).map((p) => [p.logicalName, p]));
-        const properties: Property[] = props.map((p) => ({ ...(sys.get(p.logicalName) ?? { type: 'String' as const }), ...p }));
+        const properties: Property[] = props.map((p) => ({
+          ...(sys.get(p.logicalName) ?? { type: 'String' as const }),
+          ...p,
+        }));
         const once = ok(withSystemFields({ ...base, properties }));
         expect(ok(withSystemFields(once))).toEqual(once);
         for (const s of systemFields(base)) expect(names(once).filter((n) => n === s.logicalName)).toHaveLength(1);
@@ -85,19 +97,30 @@ describe('system fields (spec 000 section 3)', () => {
     );
   });
 
-  it('declaring a system field again merges: presentation and extra flags are kept, type, targets and max stay the system\'s', () => {
+  it("declaring a system field again merges: presentation and extra flags are kept, type, targets and max stay the system's", () => {
     const e = ok(
       withSystemFields({
         ...account,
         properties: [
           { logicalName: 'name', displayName: 'Account Name', type: 'String', flags: ['Required'] },
-          { logicalName: 'statuscode', displayName: 'Reason', type: 'Integer', richOptions: [{ value: 2, label: 'Closed', color: '#000' }] },
+          {
+            logicalName: 'statuscode',
+            displayName: 'Reason',
+            type: 'Integer',
+            richOptions: [{ value: 2, label: 'Closed', color: '#000' }],
+          },
           ...account.properties,
         ],
       }),
     );
     expect(names(e).filter((n) => n === 'name')).toHaveLength(1);
-    expect(prop(e, 'name')).toEqual({ logicalName: 'name', displayName: 'Account Name', type: 'String', max: 200, flags: ['Required'] });
+    expect(prop(e, 'name')).toEqual({
+      logicalName: 'name',
+      displayName: 'Account Name',
+      type: 'String',
+      max: 200,
+      flags: ['Required'],
+    });
     expect(prop(e, 'statuscode')?.richOptions).toEqual([
       { value: 1, label: 'Active', color: '#2e7d32' },
       { value: 2, label: 'Closed', color: '#000' },
@@ -116,8 +139,15 @@ describe('system fields (spec 000 section 3)', () => {
     expect(message(redeclare({ logicalName: 'name', displayName: 'N', type: 'String', max: 100 }))).toBe(
       'System field account.name has max 200 and cannot be declared with max 100',
     );
-    expect(message(redeclare({ logicalName: 'statecode', displayName: 'S', type: 'Integer', richOptions: [{ value: 5, label: 'x' }] }))).toBe(
-      'System field account.statecode has no option value 5',
-    );
+    expect(
+      message(
+        redeclare({
+          logicalName: 'statecode',
+          displayName: 'S',
+          type: 'Integer',
+          richOptions: [{ value: 5, label: 'x' }],
+        }),
+      ),
+    ).toBe('System field account.statecode has no option value 5');
   });
 });

@@ -35,7 +35,9 @@ const userLookup = (logicalName: string, displayName: string): Property => ({
 const versionNumber: Property = { logicalName: 'versionnumber', displayName: 'Version Number', type: 'VersionNumber' };
 
 /** The system fields that come before the declared ones (key, name) and after them (audit, status, version). */
-export const systemFieldsOf = (e: Pick<Entity, 'type' | 'primaryKeyName'>): { leading: Property[]; trailing: Property[] } =>
+export const systemFieldsOf = (
+  e: Pick<Entity, 'type' | 'primaryKeyName'>,
+): { leading: Property[]; trailing: Property[] } =>
   isLinkEntity(e as Entity)
     ? { leading: [keyField(primaryKeyOf(e as Entity))], trailing: [versionNumber] }
     : {
@@ -92,9 +94,15 @@ const mergeSystemField = (entity: string, sys: Property, declared: Property): Ei
   if (declared.type !== sys.type)
     return left(inputError(`System field ${where} is ${sys.type} and cannot be declared as ${declared.type}`));
   if (declared.targets !== undefined && !sameList(declared.targets, sys.targets))
-    return left(inputError(`System field ${where} targets ${(sys.targets ?? []).join(',')} and cannot target ${declared.targets.join(',')}`));
+    return left(
+      inputError(
+        `System field ${where} targets ${(sys.targets ?? []).join(',')} and cannot target ${declared.targets.join(',')}`,
+      ),
+    );
   if (declared.max !== undefined && declared.max !== sys.max)
-    return left(inputError(`System field ${where} has max ${sys.max ?? 'none'} and cannot be declared with max ${declared.max}`));
+    return left(
+      inputError(`System field ${where} has max ${sys.max ?? 'none'} and cannot be declared with max ${declared.max}`),
+    );
   const values = new Set((sys.richOptions ?? []).map((o) => o.value));
   const extra = (declared.richOptions ?? []).find((o) => !values.has(o.value));
   if (extra) return left(inputError(`System field ${where} has no option value ${extra.value}`));

@@ -12,7 +12,10 @@ import { PermissionMap } from './role.js';
  * entity logical name to its metadata (system fields included).
  */
 export const ContextUser = t.intersection(
-  [t.type({ id: t.string, name: t.string, emailaddress: t.string }), t.partial({ language: t.union([t.string, t.null]) })],
+  [
+    t.type({ id: t.string, name: t.string, emailaddress: t.string }),
+    t.partial({ language: t.union([t.string, t.null]) }),
+  ],
   'ContextUser',
 );
 export type ContextUser = t.TypeOf<typeof ContextUser>;

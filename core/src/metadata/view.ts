@@ -21,8 +21,9 @@ export const ListView = t.intersection(
     t.partial({
       label: t.string,
       pageSize: t.number,
+      /** the mode the list opens in, and the modes its switcher offers (default: list only) */
       viewMode: ViewModeName,
-      allowedViews: t.array(ViewModeName),
+      allowedModes: t.array(ViewModeName),
       /** kanban: the lane field (default `status`) */
       kanbanField: t.string,
       /** calendar: start and end fields, and an optional lookup to group by */
@@ -58,7 +59,10 @@ export type ChartType = t.TypeOf<typeof ChartType>;
 export const DEFAULT_CHART_COLOR = '#0071eb';
 
 export const ChartSeries = t.intersection(
-  [t.type({ aggregateField: t.string, aggregateMethod: ChartAggregate }), t.partial({ color: t.string, label: t.string })],
+  [
+    t.type({ aggregateField: t.string, aggregateMethod: ChartAggregate }),
+    t.partial({ color: t.string, label: t.string }),
+  ],
   'ChartSeries',
 );
 export type ChartSeries = t.TypeOf<typeof ChartSeries>;
@@ -147,7 +151,10 @@ export const DAY_FILTER_MAX_YEAR = 2199;
 
 export const DASHBOARD_OBJECT_KINDS = ['filter', 'chart', 'simplechart', 'grid', 'label'] as const;
 export const DashboardObjectKind = t.keyof(
-  Object.fromEntries(DASHBOARD_OBJECT_KINDS.map((a) => [a, null])) as Record<(typeof DASHBOARD_OBJECT_KINDS)[number], null>,
+  Object.fromEntries(DASHBOARD_OBJECT_KINDS.map((a) => [a, null])) as Record<
+    (typeof DASHBOARD_OBJECT_KINDS)[number],
+    null
+  >,
   'DashboardObjectKind',
 );
 export type DashboardObjectKind = t.TypeOf<typeof DashboardObjectKind>;
