@@ -66,6 +66,8 @@ export const createApp = (deps: HttpDeps): express.Express => {
           // Map tiles, geocoding and cloud files come from other origins over https.
           'img-src': ["'self'", 'data:', 'blob:', 'https:'],
           'connect-src': ["'self'", 'https:'],
+          // Served over plain HTTP on a LAN address, upgrading would break every request.
+          'upgrade-insecure-requests': null,
         },
       },
     }),

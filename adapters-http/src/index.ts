@@ -17,3 +17,5 @@ export * from './mail/mailer-from-env.js';
 export * from './routes/organization-routes.js';
 export * from './routes/survey-routes.js';
 export * from './routes/data-routes.js';
+export * from './csv/index.js';
+export * from './pdf/index.js';

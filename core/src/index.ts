@@ -91,3 +91,4 @@ export * from './community/evaluation.js';
 export * from './import/index.js';
 /** Export rules: CSV/JSON writers, formula neutralization, export options, totals, exportPlan, the PDF table model and fitColumns. */
 export * from './export/index.js';
+export * from './services/demo-records.js';

@@ -248,8 +248,16 @@ export const magicLinkUrl = (
   base: string,
   p: { o: string; u: string; q: string; reason?: PasswordChangeReason | string; ret?: string },
 ): string => {
-  const query = new URLSearchParams({ o: p.o, u: p.u, q: p.q });
-  if (p.reason) query.set('reason', p.reason);
-  if (p.ret) query.set('ret', p.ret);
-  return `${base.replace(/\/$/, '')}/magic?${query.toString()}`;
+  const pairs: Array<[string, string | undefined]> = [
+    ['o', p.o],
+    ['u', p.u],
+    ['q', p.q],
+    ['reason', p.reason],
+    ['ret', p.ret],
+  ];
+  const query = pairs
+    .filter((kv): kv is [string, string] => kv[1] !== undefined && kv[1] !== '')
+    .map(([k, v]) => `${k}=${encodeURIComponent(v)}`)
+    .join('&');
+  return `${base.replace(/\/$/, '')}/magic?${query}`;
 };

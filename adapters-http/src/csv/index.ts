@@ -1,0 +1,3 @@
+export * from './import-file-reader.js';
+export * from './export-stream.js';
+export * from './export-file.js';
