@@ -10,6 +10,7 @@ import {
   type FetchRequest,
   type Filter,
   type Link,
+  type Operator,
   type Order,
 } from '@tessera/core';
 import { STORES, userCaller, userId } from './record-store-fixture.js';
@@ -54,9 +55,9 @@ const PATTERNS = ['a%', 'A%', '%a', '%t_', 'b\\%%', '%[1]%', '_', '%\\\\', 'acme
 
 const conditionArb = (fields: Field[], entityName?: string): fc.Arbitrary<Condition> =>
   fc.constantFrom(...fields).chain((f) => {
-    const ops = ['eq', 'ne', 'gt', 'ge', 'lt', 'le', 'null', 'not-null', 'in', 'not-in', ...(f.text ? ['like', 'not-like'] : [])] as const;
+    const ops: Operator[] = ['eq', 'ne', 'gt', 'ge', 'lt', 'le', 'null', 'not-null', 'in', 'not-in', ...(f.text ? (['like', 'not-like'] as const) : [])];
     return fc.constantFrom(...ops).chain((operator): fc.Arbitrary<Condition> => {
-      const base = { attribute: f.attribute, operator, ...(entityName ? { entityName } : {}) };
+      const base: Condition = { attribute: f.attribute, operator, ...(entityName ? { entityName } : {}) };
       if (operator === 'null' || operator === 'not-null') return fc.constant(base);
       if (operator === 'in' || operator === 'not-in') return fc.array(f.values, { minLength: 1, maxLength: 3 }).map((value) => ({ ...base, value: value as string[] }));
       if (operator === 'like' || operator === 'not-like') return fc.constantFrom(...PATTERNS).map((value) => ({ ...base, value }));
@@ -170,7 +171,7 @@ const callerArb: fc.Arbitrary<Caller> = fc.constantFrom(
 );
 
 /** Averages may differ in the last bits between engines: compared to 9 significant digits. */
-const normalized = (records: EntityRecord[]): unknown =>
+const normalized = (records: readonly EntityRecord[] | readonly Record<string, unknown>[]): unknown =>
   JSON.parse(JSON.stringify(records, (_, v) => (typeof v === 'number' && !Number.isInteger(v) ? Number(v.toPrecision(9)) : v)));
 
 const [memory, sqlite] = [STORES[0], STORES[1]];
