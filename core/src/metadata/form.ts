@@ -1,4 +1,7 @@
 import * as t from 'io-ts';
+import { isRight, left, right, type Either } from 'fp-ts/lib/Either.js';
+import { inputError, type InputError } from '../errors.js';
+import { parsePermissionString } from '../permissions/permission-string.js';
 import { Filter, Link, Order } from '../query/query.js';
 
 /**
@@ -14,12 +17,17 @@ export const FetchFragment = t.partial(
 );
 export type FetchFragment = t.TypeOf<typeof FetchFragment>;
 
-/** `{entity};{level}` with an optional `;allowNew` (spec 000 section 6). */
-const PERMISSION_STRING = /^[A-Za-z_][A-Za-z0-9_]*;[0-3](;allowNew)?$/;
+/**
+ * `{entity};{n}[;allowNew]` (spec 000 section 6), where n is the operation index (create 0, read 1,
+ * update 2, delete 3; docs/permissions.md). Checked with the permission module's own parser, so
+ * that what decodes is what `checkPermissionString` understands; an empty string requires nothing.
+ */
+const isPermissionString = (u: unknown): u is string =>
+  typeof u === 'string' && (u.trim() === '' || isRight(parsePermissionString(u)));
 export const PermissionString = new t.Type<string, string, unknown>(
   'PermissionString',
-  (u): u is string => typeof u === 'string' && PERMISSION_STRING.test(u),
-  (u, c) => (typeof u === 'string' && PERMISSION_STRING.test(u) ? t.success(u) : t.failure(u, c)),
+  isPermissionString,
+  (u, c) => (isPermissionString(u) ? t.success(u) : t.failure(u, c)),
   t.identity,
 );
 
@@ -193,3 +201,28 @@ export const allPanels = (panels: readonly Panel[]): Panel[] =>
 /** Every field of a tree of panels, in reading order. */
 export const allFormFields = (panels: readonly Panel[]): FormField[] =>
   allPanels(panels).flatMap((p) => p.fields ?? []);
+
+/** Spec 001 section 5: the text of a paste that is not a panel or command that can go there. */
+export const CANNOT_PASTE = 'Cannot paste object';
+
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
+
+/** A pasted panel (customize mode): JSON of a Tabs, Fields, AssociatedList, Split or Flex panel. */
+export const parsePastedPanel = (text: string): Either<InputError, Panel> => {
+  const panel = Panel.decode(parseJson(text));
+  return isRight(panel) && PASTEABLE_PANEL_TYPES.includes(panel.right.type)
+    ? right(panel.right)
+    : left(inputError(CANNOT_PASTE));
+};
+
+/** A pasted command (customize mode) needs a name and a kind of custom or std. */
+export const parsePastedCommand = (text: string): Either<InputError, Command> => {
+  const command = Command.decode(parseJson(text));
+  return isRight(command) && command.right.name.trim() !== '' ? right(command.right) : left(inputError(CANNOT_PASTE));
+};

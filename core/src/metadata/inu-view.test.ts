@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { builtInPacks } from '../packs/packs.js';
 import { EURO, Currency } from './currency.js';
-import { FormField, formEvents, Panel } from './form.js';
+import { FormField, formEvents, Panel, parsePastedCommand, parsePastedPanel } from './form.js';
 import { InuViewRecord, parseViewBody, viewDefinitionOf, viewRecordOf, ViewDefinition } from './inu-view.js';
 import { RoleRecord } from './role.js';
 import { UserContext } from './user-context.js';
@@ -156,5 +156,30 @@ describe('roles, currency and the user context', () => {
     expect(UserContext.decode(context)._tag).toBe('Right');
     const { buildDate: _b, ...missing } = context;
     expect(UserContext.decode(missing)._tag).toBe('Left');
+  });
+});
+
+describe('customize mode paste (spec 001 sections 2 and 5)', () => {
+  it("a panel paste accepts only Tabs, Fields, AssociatedList, Split and Flex; anything else is 'Cannot paste object'", () => {
+    for (const type of ['Tabs', 'Fields', 'AssociatedList', 'Split', 'Flex'])
+      expect(parsePastedPanel(JSON.stringify({ name: 'p', type }))._tag, type).toBe('Right');
+    for (const text of [
+      JSON.stringify({ name: 'c', type: 'CloudFiles' }),
+      JSON.stringify({ name: 'u', type: 'Custom' }),
+      '{"name":',
+      '"text"',
+    ])
+      expect(parsePastedPanel(text)).toEqual({
+        _tag: 'Left',
+        left: { _tag: 'InputError', code: 'ERR_INPUT', message: 'Cannot paste object' },
+      });
+  });
+
+  it('a pasted command needs a name and a kind of custom or std', () => {
+    expect(parsePastedCommand('{"kind":"custom","name":"run"}')._tag).toBe('Right');
+    for (const text of ['{"kind":"macro","name":"run"}', '{"kind":"std","name":" "}', '{"kind":"std"}', 'nonsense']) {
+      const r = parsePastedCommand(text);
+      expect(isLeft(r) && r.left.message, text).toBe('Cannot paste object');
+    }
   });
 });
