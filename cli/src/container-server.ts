@@ -5,9 +5,9 @@ import { existsSync } from 'node:fs';
 import type { Container } from 'inversify';
 import type { Logger } from 'pino';
 import type { Express, RequestHandler, Router } from 'express';
-import { Tokens, type Clock, type Mailer, type OrganizationDirectory, type PasswordHasher, type SessionStore, type SignInService } from '@tessera/core';
+import { Tokens, type Clock, type OrganizationDirectory, type SessionStore, type SignInService } from '@tessera/core';
 import { createApp, type OrganizationFactory, type PuzzleSeal, type Tenants } from '@tessera/adapters-http';
-import { buildContainer, closeContainer, CliTokens, repositoryRoot, type HostConfig } from './container.js';
+import { buildContainer, closeContainer, CliTokens, repositoryRoot, type HostConfig, type HostOverrides } from './container.js';
 
 export const ServerTokens = { App: Symbol.for('HttpApp'), ExtraRoutes: Symbol.for('ExtraRoutes') } as const;
 
@@ -42,7 +42,7 @@ const importExportRoutes = async (deps: Record<string, unknown>): Promise<Array<
 /** The server's container: the shared graph plus the Express application. */
 export const buildServerContainer = async (
   options: ServerOptions,
-  overrides: { mailer?: Mailer; logger?: Logger; hasher?: PasswordHasher } = {},
+  overrides: HostOverrides = {},
 ): Promise<Container> => {
   const c = buildContainer(options, overrides);
   const extra = await importExportRoutes({ tenants: c.get(CliTokens.Tenants), clock: c.get(Tokens.Clock), logger: c.get(Tokens.Logger) });
@@ -92,7 +92,7 @@ export const buildServerContainer = async (
 /** Starts `tessera serve`: port 0 picks a free one (tests). */
 export const startServer = async (
   options: ServerOptions,
-  overrides: { mailer?: Mailer; logger?: Logger; hasher?: PasswordHasher } = {},
+  overrides: HostOverrides = {},
 ): Promise<RunningServer> => {
   const container = await buildServerContainer(options, overrides);
   const app = container.get<Express>(ServerTokens.App);

@@ -72,10 +72,12 @@ const randomIds: IdGenerator = { newId: () => randomUUID() };
  * The object graph shared by the server and the organization commands: catalog, tenants, sign-in,
  * organization creation. One container per host (ARCHITECTURE.md); bound without decorators.
  */
-export const buildContainer = (config: HostConfig, overrides: { mailer?: Mailer; logger?: Logger; hasher?: PasswordHasher } = {}): Container => {
+export type HostOverrides = { mailer?: Mailer; logger?: Logger; hasher?: PasswordHasher; clock?: Clock };
+
+export const buildContainer = (config: HostConfig, overrides: HostOverrides = {}): Container => {
   const c = new Container({ defaultScope: 'Singleton' });
   c.bind<HostConfig>(Tokens.Config).toConstantValue(config);
-  c.bind<Clock>(Tokens.Clock).toConstantValue(systemClock);
+  c.bind<Clock>(Tokens.Clock).toConstantValue(overrides.clock ?? systemClock);
   c.bind<IdGenerator>(Tokens.IdGenerator).toConstantValue(randomIds);
   c.bind<Logger>(Tokens.Logger).toConstantValue(overrides.logger ?? pino({ level: config.logLevel }));
   c.bind<PasswordHasher>(Tokens.PasswordHasher).toConstantValue(overrides.hasher ?? new ScryptPasswordHasher());

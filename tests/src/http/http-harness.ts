@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import type { Mailer, MailMessage } from '@tessera/core';
+export { isLeft };
 import { ScryptPasswordHasher } from '@tessera/adapters-http';
 import { CliTokens, defaultHostConfig, packsFor, startServer, type OrganizationCreator, type RunningServer } from '@tessera/cli';
 
@@ -34,13 +35,21 @@ export type Harness = {
   close(): Promise<void>;
 };
 
-export const startHarness = async (options: { mailer?: Mailer; sessionIdleMs?: number } = {}): Promise<Harness> => {
+/** Real time plus an offset the test moves forward (link expiry, puzzle expiry). */
+export class ShiftedClock {
+  offsetMs = 0;
+  now(): Date {
+    return new Date(Date.now() + this.offsetMs);
+  }
+}
+
+export const startHarness = async (options: { mailer?: Mailer; sessionIdleMs?: number; clock?: ShiftedClock } = {}): Promise<Harness> => {
   const dataDir = mkdtempSync(join(tmpdir(), 'tessera-http-'));
   const mailer = new MemoryMailer();
   const config = { ...defaultHostConfig(dataDir, {}), logLevel: 'silent', ...(options.sessionIdleMs ? { sessionIdleMs: options.sessionIdleMs } : {}) };
   const server = await startServer(
     { ...config, port: 0, host: '127.0.0.1', staticDir: join(dataDir, 'no-ui') },
-    { mailer: options.mailer ?? mailer, logger: pino({ level: 'silent' }), hasher: testHasher },
+    { mailer: options.mailer ?? mailer, logger: pino({ level: 'silent' }), hasher: testHasher, clock: options.clock },
   );
   const orgs = server.container.get<{ createWithPacks: OrganizationCreator }>(CliTokens.Organizations);
   return {
