@@ -58,7 +58,7 @@ export const formatValue = (p: Property | undefined, v: FieldValue | undefined, 
   if (p.type === 'Money') return formatMoney(v as number, currencyOf(record), { thousandsSeparator: '\u202f' });
   if (hasFlag(p, 'Duration') && typeof v === 'number') return formatDuration(v);
   if (typeof v === 'number') return v.toLocaleString(locale(), { maximumFractionDigits: p.precision ?? 10 });
-  if (p.type === 'String' && p.formatString === 'tags') return splitTags(String(v)).join(', ');
+  if (p.type === 'String' && (p.formatString === 'tags' || hasFlag(p, 'MultiSelect'))) return splitTags(String(v)).join(', ');
   return String(v);
 };
 

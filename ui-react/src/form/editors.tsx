@@ -32,7 +32,8 @@ export const toLocalInput = (iso: string): string => {
 export const fromLocalInput = (v: string): string | null => (v ? new Date(v).toISOString() : null);
 
 /** Tag fields: strings joined with ';' (spec 001 section 3); a tag never repeats (section 5). */
-export const isTagField = (p: Property, f: FormField): boolean => p.type === 'String' && (f.type === 'tags' || p.formatString === 'tags');
+export const isTagField = (p: Property, f: FormField): boolean =>
+  p.type === 'String' && (f.type === 'tags' || p.formatString === 'tags' || hasFlag(p, 'MultiSelect'));
 
 const TagsEditor = ({ id, value, onChange, disabled, label }: { id: string; value: string; onChange: (v: string | null) => void; disabled: boolean; label: string }) => {
   const t = useT();

@@ -2,6 +2,9 @@ import type { Caller, Entity, Filter, FetchRequest, ListView, Order, Property, V
 import { ListView as ListViewCodec, hasFlag } from '../core.js';
 import { isRight } from 'fp-ts/lib/Either.js';
 
+/** A view name as a label: 'active' reads 'Active'. */
+const humanize = (name: string): string => name.charAt(0).toUpperCase() + name.slice(1).replace(/[_-]+/g, ' ');
+
 /** A list view ready to use: its name, label and body. */
 export type NamedView = { name: string; label: string; body: ListView };
 
@@ -16,7 +19,7 @@ export const viewsOf = (entity: Entity, gui: readonly InuViewRecord[], parse: (g
   const views = gui
     .filter((g) => g.kind === 'view' && g.objectname === entity.logicalName)
     .map((g) => ({ g, d: ListViewCodec.decode(parse(g)) }))
-    .flatMap(({ g, d }) => (isRight(d) ? [{ name: g.name, label: d.right.label ?? g.label ?? g.name, body: d.right }] : []));
+    .flatMap(({ g, d }) => (isRight(d) ? [{ name: g.name, label: d.right.label ?? g.label ?? humanize(g.name), body: d.right }] : []));
   if (views.length > 0) return views;
   const props = entity.properties.filter((p) => !HIDDEN.has(p.logicalName) && p.secret !== true && p.type !== 'Binary' && !hasFlag(p, 'Json') && !hasFlag(p, 'MultiLine'));
   const name = props.find((p) => p.logicalName === 'name');

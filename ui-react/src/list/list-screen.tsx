@@ -1,6 +1,6 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Link, useNavigate, useParams } from 'react-router';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { isLeft, isRight } from 'fp-ts/lib/Either.js';
 import type { EntityRecord, FieldValue, Order, QuickFilter as QuickFilterT, QuickFilterSelection } from '../core.js';
 import { applyQuickFilterFragment, checkPermissionString, csvCell, initialSelection, mayAccessSome, neutralizeFormula, QuickFilter, quickFiltersToFetch, visibleQuickFilters } from '../core.js';
@@ -45,7 +45,9 @@ export const ListScreen = () => {
   const me = caller.value!;
   const gui = session.value?.context.gui ?? [];
   const views = useMemo(() => (entity ? viewsOf(entity, gui, parsedBody) : []), [entity, gui]);
-  const [viewName, setViewName] = useState<string>('');
+  const [params] = useSearchParams();
+  const initialView = params.get('view') ?? '';
+  const [viewName, setViewName] = useState<string>(initialView);
   const view = views.find((v) => v.name === viewName) ?? views[0];
   const filters = useMemo(
     () => (entity ? visibleQuickFilters(quickFiltersOf(name, entity.properties.some((p) => p.logicalName === 'ownerid')), (p) => checkPermissionString(me, p)) : []),
@@ -69,7 +71,7 @@ export const ListScreen = () => {
   const seq = useRef(0);
 
   useEffect(() => {
-    setViewName('');
+    setViewName(initialView);
     setRows(null);
     setSelected(new Set());
     setOrder(undefined);

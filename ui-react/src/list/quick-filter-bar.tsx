@@ -5,6 +5,7 @@ import { useT } from '../i18n.js';
 import { optionsOf } from '../format.js';
 import { LookupInput } from '../form/lookup.js';
 import { caller } from '../state/session.js';
+import { Icon } from '../ui/icons.js';
 
 const DATE_KEYS: Record<(typeof DATE_RANGE_OPTIONS)[number], MessageKey> = {
   today: 'DateToday',
@@ -27,6 +28,34 @@ const Options = ({ def, options, value, onChange, label }: { def: QuickFilter; o
   const t = useT();
   const chosen = (Array.isArray(value) ? value : value === null || typeof value === 'object' ? [] : [value]).map(String);
   const id = `qf-${def.name}`;
+  if (def.multiSelect && (def.optionsFormat === 'select' || options.length > 6)) {
+    const set = new Set(chosen);
+    const summary = chosen.length === 0 ? t('LblAll') : chosen.length === 1 ? (options.find((o) => String(o.value) === chosen[0])?.label ?? chosen[0]) : t('MsgSelected', { n: chosen.length });
+    return (
+      <details className="multi" id={id}>
+        <summary aria-label={`${label}: ${summary}`}>
+          <span>{summary}</span>
+          <Icon name="chevronDown" size={14} />
+        </summary>
+        <div className="multi-menu" role="group" aria-label={label}>
+          {options.map((o) => (
+            <label key={String(o.value)}>
+              <input
+                type="checkbox"
+                checked={set.has(String(o.value))}
+                onChange={() => {
+                  const next = set.has(String(o.value)) ? options.filter((x) => set.has(String(x.value)) && x.value !== o.value) : options.filter((x) => set.has(String(x.value)) || x.value === o.value);
+                  onChange(next.map((x) => x.value));
+                }}
+              />
+              {o.color && <span className="dot" style={{ background: o.color }} aria-hidden="true" />}
+              {o.label}
+            </label>
+          ))}
+        </div>
+      </details>
+    );
+  }
   if (def.optionsFormat === 'select' || options.length > 6) {
     return (
       <select

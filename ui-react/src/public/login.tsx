@@ -120,12 +120,14 @@ export const LoginPage = () => {
             type="button"
             className="btn btn-outline"
             disabled={!target.organization}
+            aria-label={t('CmdSignInWith', { provider: p.label })}
+            title={t('CmdSignInWith', { provider: p.label })}
             onClick={() => {
               remember();
               location.href = api.providerUrl(p.id, target.organization, returnUrl ?? '/');
             }}
           >
-            {t('CmdSignInWith', { provider: p.label })}
+            {p.label}
           </button>
         ))}
       </div>

@@ -8,6 +8,7 @@ describe('login organization (spec 000 section 2)', () => {
     expect(organizationFromHost('tessera.example')).toBeUndefined();
     expect(organizationFromHost('192.168.1.10')).toBeUndefined();
     expect(organizationFromHost('localhost')).toBeUndefined();
+    expect(organizationFromHost('127.0.0.1')).toBeUndefined();
   });
 
   it('falls back to the query parameter org, then to the last organization stored locally', () => {

@@ -5,6 +5,8 @@
  */
 export const organizationFromHost = (hostname: string): string | undefined => {
   const parts = hostname.split('.');
+  // An IP address has no sub-domain: beyond the spec's 192 rule, no numeric address names an organization.
+  if (/^\d+\.\d+\.\d+\.\d+$/.test(hostname) || hostname.includes(':')) return undefined;
   return parts.length > 2 && !hostname.startsWith('192') ? parts[0] : undefined;
 };
 

@@ -102,12 +102,13 @@ export const SignupPage = () => {
             type="button"
             className="btn btn-outline"
             disabled={!f.organization || !puzzle}
+            aria-label={t('CmdSignUpWith', { provider: p[0].toUpperCase() + p.slice(1) })}
             onClick={() => {
               if (!puzzle) return;
               location.href = api.providerUrl(p, splitOrganization(f.organization).organization, '/', JSON.stringify({ cookie: puzzle.cookie, iv: puzzle.iv, solved: puzzle.solved }));
             }}
           >
-            {t('CmdSignUpWith', { provider: p[0].toUpperCase() + p.slice(1) })}
+            {p[0].toUpperCase() + p.slice(1)}
           </button>
         ))}
       </div>

@@ -46,12 +46,12 @@ const CUSTOMIZE_MENU: Array<[MessageKey, DefaultItem[]]> = [
   ],
 ];
 
-const entityOfRoute = (to: string): string | undefined => /^list\/([^/]+)$/.exec(to)?.[1] ?? /^edit\/([^/]+)\//.exec(to)?.[1];
+const entityOfRoute = (to: string): string | undefined => /^list\/([^/?]+)/.exec(to)?.[1] ?? /^edit\/([^/]+)\//.exec(to)?.[1];
 
 const routeOf = (item: HomeMenuItem): { to: string; external?: boolean } | undefined => {
   switch (item.kind) {
     case 'entity':
-      return item.name ? { to: `list/${item.name}` } : undefined;
+      return item.name ? { to: `list/${item.name}${item.initialView ? `?view=${encodeURIComponent(item.initialView)}` : ''}` } : undefined;
     case 'page':
       return item.name ? { to: item.name } : undefined;
     case 'dashboard':
