@@ -87,8 +87,8 @@ export const createApp = (deps: HttpDeps): express.Express => {
   api.use(adminRoutes({ signIn: deps.signIn, sessions: deps.sessions, logger: deps.logger, errors: new AppErrorLog() }, guard));
   api.use(streamRoutes({ sessions: deps.sessions, tenants: deps.tenants, callers, clock: deps.clock }, guard));
   api.use(surveyRoutes({ tenants: deps.tenants, directory: deps.directory }));
-  api.use(guard, contextRoutes(deps.config));
-  api.use(guard, dataRoutes(deps.sessions, deps.clock));
+  api.use(contextRoutes(deps.config, guard));
+  api.use(dataRoutes(deps.sessions, deps.clock, guard));
   for (const extra of deps.extraRoutes ?? []) api.use(extra(guard));
   api.use((req, res) => sendText(res, 404, `ERR_NOT_FOUND: no call ${req.method} /api${req.path}`));
   app.use('/api', api);

@@ -69,7 +69,15 @@ export const renderPdfTable = async (
     for (const r of pending) w = Math.max(w, doc.widthOfString(r[i] ?? ''));
     return w + 2 * pad;
   });
-  const fit = fitColumns(natural, available, table.fontSize);
+  const longestWord = (text: string): number => Math.max(0, ...text.split(/\s+/).map((w) => doc.widthOfString(w)));
+  const minimum = table.columns.map((_, i) => {
+    doc.font(BOLD).fontSize(table.fontSize);
+    let w = longestWord(headers[i]);
+    doc.font(REGULAR);
+    for (const r of pending) w = Math.max(w, longestWord(r[i] ?? ''));
+    return w + 2 * pad;
+  });
+  const fit = fitColumns(natural, available, table.fontSize, minimum);
   const fontSize = fit.fontSize;
   const xs = fit.widths.reduce<number[]>((acc, w, i) => [...acc, (acc[i] ?? m) + w], [m]);
 

@@ -1,13 +1,13 @@
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { buildUserContext } from '@tessera/core';
 import { sendDomainError } from '../http-errors.js';
 import { signed } from '../session-guard.js';
 
 /** GET /api/getusercontext (spec 000 section 3). `?appId=` picks the app when the user has it. */
-export const contextRoutes = (config: { buildDate: string; languages?: readonly string[]; sas?: string }): Router => {
+export const contextRoutes = (config: { buildDate: string; languages?: readonly string[]; sas?: string }, guard: RequestHandler): Router => {
   const r = Router();
-  r.get('/getusercontext', async (req, res) => {
+  r.get('/getusercontext', guard, async (req, res) => {
     const s = signed(res);
     const ctx = await buildUserContext({
       store: s.tenant.store,

@@ -1,4 +1,4 @@
-import { Router, type Response } from 'express';
+import { Router, type RequestHandler, type Response } from 'express';
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import {
@@ -38,10 +38,10 @@ const afterWrite = async (s: Signed, sessions: SessionStore, clock: Clock, items
 };
 
 /** POST /api/fetch, /api/update, /api/executemultiple (API.md). */
-export const dataRoutes = (sessions: SessionStore, clock: Clock): Router => {
+export const dataRoutes = (sessions: SessionStore, clock: Clock, guard: RequestHandler): Router => {
   const r = Router();
 
-  r.post('/fetch', async (req, res: Response) => {
+  r.post('/fetch', guard, async (req, res: Response) => {
     const s = signed(res);
     const request = decode(FetchRequest, req.body, 'fetch request');
     if (isLeft(request)) return sendDomainError(res, request.left);
@@ -50,7 +50,7 @@ export const dataRoutes = (sessions: SessionStore, clock: Clock): Router => {
     res.json(result.right);
   });
 
-  r.post('/update', async (req, res: Response) => {
+  r.post('/update', guard, async (req, res: Response) => {
     const s = signed(res);
     const decoded = decode(WriteItemCodec, req.body, 'update');
     if (isLeft(decoded)) return sendDomainError(res, decoded.left);
@@ -67,7 +67,7 @@ export const dataRoutes = (sessions: SessionStore, clock: Clock): Router => {
     sendText(res, 200, result.right);
   });
 
-  r.post('/executemultiple', async (req, res: Response) => {
+  r.post('/executemultiple', guard, async (req, res: Response) => {
     const s = signed(res);
     const decoded = decode(BatchCodec, req.body, 'executemultiple body');
     if (isLeft(decoded)) return sendDomainError(res, decoded.left);
