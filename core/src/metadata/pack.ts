@@ -210,7 +210,7 @@ const viewProblems = (set: MetadataSet, v: ViewDefinition, viewNames: (entity: s
  * uses must resolve against the pack and the packs it builds on (`base`). A broken pack fails
  * with `Invalid pack {source}: ` and the path of each problem (entity, property, view).
  */
-export const loadPack = (raw: unknown, source: string, base: readonly Pack[] = []): Either<InputError, Pack> => {
+export const loadPack = (raw: unknown, source = 'pack', base: readonly Pack[] = []): Either<InputError, Pack> => {
   const decoded = decode(Pack, raw, `pack ${source}`);
   if (isLeft(decoded)) return decoded;
   const pack = decoded.right;
