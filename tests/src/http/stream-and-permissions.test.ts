@@ -1,0 +1,160 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Api, startHarness, type Harness } from './http-harness.js';
+
+const ORG = 'perm';
+const PW = 'shared-password-1';
+const ADMIN = { email: 'admin@perm.test', password: PW };
+
+type Change = { entity: string; id: string; operation: string; stamp: string };
+
+/** Reads Server-Sent Events of /api/stream until `stop` says so or the time runs out. */
+const readStream = async (base: string, token: string, ms: number, since?: string): Promise<Change[]> => {
+  const ctrl = new AbortController();
+  const url = `${base}/api/stream?token=${encodeURIComponent(token)}${since ? `&since=${encodeURIComponent(since)}` : ''}`;
+  const r = await fetch(url, { signal: ctrl.signal });
+  expect(r.status).toBe(200);
+  expect(r.headers.get('content-type')).toMatch(/^text\/event-stream/);
+  const events: Change[] = [];
+  const reader = r.body!.getReader();
+  const timer = setTimeout(() => ctrl.abort(), ms);
+  let buffer = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      buffer += new TextDecoder().decode(value);
+      let i;
+      while ((i = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, i);
+        buffer = buffer.slice(i + 2);
+        const data = block.split('\n').find((l) => l.startsWith('data: '));
+        if (data) events.push(JSON.parse(data.slice(6)) as Change);
+      }
+    }
+  } catch (e) {
+    if ((e as Error).name !== 'AbortError') throw e;
+  } finally {
+    clearTimeout(timer);
+  }
+  return events;
+};
+
+const streamToken = async (api: Api): Promise<string> => {
+  const r = await api.get('ssetoken');
+  expect(r.status).toBe(200);
+  return ((await r.json()) as { token: string }).token;
+};
+
+describe('permission levels through roles, and the stream', () => {
+  let h: Harness;
+  let admin: Api;
+  const users: Record<string, Api> = {};
+  const ids: Record<string, string> = {};
+
+  beforeAll(async () => {
+    h = await startHarness();
+    await h.createOrg(ORG, ADMIN, ['demo']);
+    admin = new Api(h.url);
+    await admin.login(ORG, ADMIN.email, PW);
+    const roles = await admin.fetchRecords({ entity: { name: 'inu_role', attributes: [{ attribute: 'id' }, { attribute: 'name' }] } });
+    const role = (n: string) => roles.records.find((r) => r.name === n)!.id as string;
+    const north = await admin.create('team', { name: 'North' });
+    const south = await admin.create('team', { name: 'South' });
+    // Salesperson: account create 1, read 3, update 1, delete 1. Technician: workorder create, read, update and delete at team level (2), account read 2.
+    const people = [
+      ['sally', 'Salesperson', north],
+      ['sam', 'Salesperson', south],
+      ['tina', 'Technician', north],
+      ['tom', 'Technician', north],
+      ['tess', 'Technician', south],
+    ] as const;
+    for (const [name, r, team] of people) {
+      const email = `${name}@perm.test`;
+      const id = await admin.create('systemuser', { name, emailaddress: email });
+      ids[name] = id;
+      await admin.create('systemuserroles', { systemuserid: { id, name: 'systemuser' }, roleid: { id: role(r), name: 'inu_role' } });
+      await admin.create('teammembership', { systemuserid: { id, name: 'systemuser' }, teamid: { id: team, name: 'team' } });
+      await admin.form('changepassword', { userId: id, newPassword: PW + 'x' });
+      const api = new Api(h.url);
+      const r2 = await api.form('mustchangepassword', { organization: ORG, username: email, password: PW + 'x', newPassword: PW });
+      expect(r2.status).toBe(200);
+      api.token = r2.headers.get('x-accessptoken')!;
+      users[name] = api;
+    }
+    ids.north = north;
+    ids.south = south;
+  });
+  afterAll(async () => h?.close());
+
+  it('owner level: a salesperson updates and deletes only the accounts they own, but reads every account (organization level)', async () => {
+    const mine = await users.sally.create('account', { name: 'Sally Account' });
+    const theirs = await users.sam.create('account', { name: 'Sam Account' });
+    const seen = await users.sally.fetchRecords({ entity: { name: 'account', filter: { conditions: [{ attribute: 'id', operator: 'in', value: [mine, theirs] }] } }, count: true });
+    expect(seen.count).toBe(2);
+    const page = await users.sally.fetchRecords({ entity: { name: 'account', attributes: [{ attribute: 'versionnumber' }], filter: { conditions: [{ attribute: 'id', operator: 'eq', value: theirs }] } } });
+    const denied = await users.sally.post('update', { operation: 'update', name: 'account', object: { id: theirs, versionnumber: page.records[0].versionnumber, name: 'Hijacked' } });
+    expect(denied.status).toBe(403);
+    expect(await denied.text()).toMatch(/^ERR_PERMISSION: /);
+    const del = await users.sally.post('update', { operation: 'delete', name: 'account', object: { id: theirs } });
+    expect(del.status).toBe(403);
+    const own = await users.sally.fetchRecords({ entity: { name: 'account', attributes: [{ attribute: 'versionnumber' }], filter: { conditions: [{ attribute: 'id', operator: 'eq', value: mine }] } } });
+    const ok = await users.sally.post('update', { operation: 'update', name: 'account', object: { id: mine, versionnumber: own.records[0].versionnumber, name: 'Sally Renamed' } });
+    expect(ok.status).toBe(200);
+  });
+
+  it('team level: a technician reads the accounts of their team only, and updates the work orders of their team only', async () => {
+    const northAccount = await admin.create('account', { name: 'North customer', teamid: { id: ids.north, name: 'team' } });
+    const southAccount = await admin.create('account', { name: 'South customer', teamid: { id: ids.south, name: 'team' } });
+    const seen = await users.tom.fetchRecords({ entity: { name: 'account', filter: { conditions: [{ attribute: 'id', operator: 'in', value: [northAccount, southAccount] }] } }, count: true });
+    expect(seen.records.map((r) => r.id)).toEqual([northAccount]);
+    expect(seen.count).toBe(1);
+
+    const cust = { id: northAccount, name: 'account' };
+    const northOrder = await users.tina.create('workorder', { name: 'North job', customerid: cust, workordertype: 1, status: 1, teamid: { id: ids.north, name: 'team' } });
+    const southOrder = await users.tess.create('workorder', { name: 'South job', customerid: cust, workordertype: 1, status: 1, teamid: { id: ids.south, name: 'team' } });
+    const q = { entity: { name: 'workorder', attributes: [{ attribute: 'versionnumber' }], filter: { conditions: [{ attribute: 'id', operator: 'in', value: [northOrder, southOrder] }] } }, orders: [{ attribute: 'name' }] };
+    const orders = await users.tom.fetchRecords(q);
+    const version = (id: string) => orders.records.find((r) => r.id === id)!.versionnumber;
+    const up = await users.tom.post('update', { operation: 'update', name: 'workorder', object: { id: northOrder, versionnumber: version(northOrder), name: 'North job (Tom)' } });
+    expect(up.status, await up.clone().text()).toBe(200);
+    const other = await users.tom.post('update', { operation: 'update', name: 'workorder', object: { id: southOrder, versionnumber: version(southOrder), name: 'Stolen' } });
+    expect(other.status).toBe(403);
+  });
+
+  it('organization level: the administrator reads everything; a user without create on an entity is refused', async () => {
+    const all = await admin.fetchRecords({ entity: { name: 'workorder' }, count: true });
+    expect(all.count).toBeGreaterThanOrEqual(2);
+    const r = await users.tom.post('update', { operation: 'create', name: 'invoice', object: { name: 'No right' } });
+    expect(r.status).toBe(403);
+  });
+
+  it('the stream carries changes of records the user may read, and not the others', async () => {
+    const tomToken = await streamToken(users.tom);
+    const tessToken = await streamToken(users.tess);
+    const since = new Date(Date.now() - 1000).toISOString();
+    const tomEvents = readStream(h.url, tomToken, 1500);
+    const tessEvents = readStream(h.url, tessToken, 1500);
+    await new Promise((r) => setTimeout(r, 200));
+    const north = await admin.create('account', { name: 'N stream', teamid: { id: ids.north, name: 'team' } });
+    const south = await admin.create('account', { name: 'S stream', teamid: { id: ids.south, name: 'team' } });
+    const [tom, tess] = await Promise.all([tomEvents, tessEvents]);
+    const tomIds = tom.filter((e) => e.entity === 'account').map((e) => e.id);
+    const tessIds = tess.filter((e) => e.entity === 'account').map((e) => e.id);
+    expect(tomIds).toContain(north);
+    expect(tomIds).not.toContain(south);
+    expect(tessIds).toContain(south);
+    expect(tessIds).not.toContain(north);
+    expect(tom.find((e) => e.id === north)).toMatchObject({ entity: 'account', operation: 'create' });
+    // With since, the kept changes after that time are replayed first.
+    const replay = await readStream(h.url, tomToken, 500, since);
+    expect(replay.map((e) => e.id)).toContain(north);
+    expect(replay.map((e) => e.id)).not.toContain(south);
+  });
+
+  it('a stream token that is unknown or expired answers 401', async () => {
+    const r = await fetch(`${h.url}/api/stream?token=ml_nope`);
+    expect([r.status, r.statusText]).toEqual([401, 'NOT AUTHORIZED']);
+    const session = await fetch(`${h.url}/api/stream?token=${encodeURIComponent(users.tom.token)}`);
+    expect(session.status).toBe(401);
+  });
+});
