@@ -15,6 +15,11 @@ export interface DdlDialect {
   createTable(t: Table): string[];
   /** The statements of one step, given the schema the step meets (SQLite rebuilds a table to change a length). */
   step(step: MigrationStep, before: Schema): string[];
+  /**
+   * The statements of every step of a plan, given the schemas along it (`along[i]` is met by step i).
+   * A dialect may merge steps: SQLite rebuilds a table once for all of its column changes.
+   */
+  steps?(plan: MigrationPlan, along: readonly Schema[]): string[][];
   /** Creates the table that records applied metadata, when it is missing. */
   metadataTable(): string[];
   /** A `SELECT ... AS n` counting the rows a lossy step would cut or drop. */
@@ -30,5 +35,6 @@ export type CompiledStep = { readonly step: MigrationStep; readonly statements: 
 export const compilePlan = (dialect: DdlDialect, from: Schema, plan: MigrationPlan): Either<string, CompiledStep[]> => {
   const along = schemasAlong(from, plan);
   if (along._tag === 'Left') return left(along.left);
-  return right(plan.map((step, i) => ({ step, statements: dialect.step(step, along.right[i]) })));
+  const statements = dialect.steps ? dialect.steps(plan, along.right) : plan.map((step, i) => dialect.step(step, along.right[i]));
+  return right(plan.map((step, i) => ({ step, statements: statements[i] })));
 };

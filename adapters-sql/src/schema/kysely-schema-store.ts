@@ -65,6 +65,7 @@ export class KyselySchemaStore implements SchemaStore {
   async dataAtRisk(plan: MigrationPlan): Promise<DataAtRisk[]> {
     const out: DataAtRisk[] = [];
     for (const step of plan) {
+      if (!step.dataLoss) continue;
       const count = this.ddl.countAtRisk(step);
       if (count === null) continue;
       const r = await sql.raw<{ n: number | bigint }>(count).execute(this.db);

@@ -1,4 +1,15 @@
-import { findColumn, findTable, type Column, type Index, type MigrationStep, type Schema, type Table } from '@tessera/core';
+import {
+  applyStep,
+  findColumn,
+  findTable,
+  nameKey,
+  type Column,
+  type Index,
+  type MigrationPlan,
+  type MigrationStep,
+  type Schema,
+  type Table,
+} from '@tessera/core';
 import { METADATA_TABLE, type DdlDialect } from './ddl-dialect.js';
 
 /**
@@ -39,23 +50,36 @@ const createTableAs = (name: string, t: Table): string =>
 const createIndex = (table: string, i: Index): string =>
   `CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX ${quote(i.name)} ON ${quote(table)} (${i.columns.map(quote).join(', ')})`;
 
-/** SQLite cannot alter a column: the table is built again with the new length, its rows copied, its indexes re-made. */
-const rebuild = (t: Table, column: string, to: number | null): string[] => {
-  const next: Table = { ...t, columns: t.columns.map((c) => (c.name === column ? { ...c, max: to } : c)) };
-  const scratch = `tessera_rebuild_${t.name}`;
-  const names = t.columns.map((c) => quote(c.name)).join(', ');
-  // Values are cut to the new length, as SQL Server does after its UPDATE ... LEFT().
-  const values = t.columns
-    .map((c) => (c.name === column && to !== null ? `substr(${quote(c.name)}, 1, ${to})` : quote(c.name)))
-    .join(', ');
+/** The scratch table of a rebuild, in the connection's temp schema. */
+const SCRATCH = `temp.${quote('tessera_rebuild')}`;
+
+/**
+ * SQLite cannot alter a column, and each ALTER TABLE re-reads the whole schema (slow with hundreds
+ * of tables). So a table whose columns are dropped or resized is built again, without ALTER: its
+ * rows are kept in a temp table, the table is dropped and created in its new shape, the rows come
+ * back and its indexes are made again. A column keeps its values when its kind stays; a string
+ * cut shorter keeps the start of each value (as SQL Server's UPDATE ... LEFT() before its ALTER).
+ */
+export const rebuildTable = (from: Table, to: Table): string[] => {
+  const kept = to.columns.flatMap((c) => {
+    const old = findColumn(from, c.name);
+    if (!old || old.kind !== c.kind) return [];
+    const cut = c.kind === 'string' && c.max !== null && (old.max === null || c.max < old.max);
+    return [{ name: c.name, value: cut ? `substr(${quote(old.name)}, 1, ${c.max})` : quote(old.name) }];
+  });
+  const names = kept.map((k) => quote(k.name)).join(', ');
   return [
-    createTableAs(scratch, next),
-    `INSERT INTO ${quote(scratch)} (${names}) SELECT ${values} FROM ${quote(t.name)}`,
-    `DROP TABLE ${quote(t.name)}`,
-    `ALTER TABLE ${quote(scratch)} RENAME TO ${quote(t.name)}`,
-    ...t.indexes.map((i) => createIndex(t.name, i)),
+    `CREATE TEMP TABLE ${quote('tessera_rebuild')} AS SELECT ${kept.map((k) => `${k.value} AS ${quote(k.name)}`).join(', ')} FROM ${quote(from.name)}`,
+    `DROP TABLE ${quote(from.name)}`,
+    createTableAs(to.name, to),
+    `INSERT INTO ${quote(to.name)} (${names}) SELECT ${names} FROM ${SCRATCH}`,
+    `DROP TABLE ${SCRATCH}`,
+    ...from.indexes.map((i) => createIndex(to.name, i)),
   ];
 };
+
+const isColumnStep = (s: MigrationStep): s is Extract<MigrationStep, { kind: 'addColumn' | 'dropColumn' | 'alterStringLength' }> =>
+  s.kind === 'addColumn' || s.kind === 'dropColumn' || s.kind === 'alterStringLength';
 
 export const sqliteDdl: DdlDialect = {
   name: 'sqlite',
@@ -73,16 +97,36 @@ export const sqliteDdl: DdlDialect = {
         return [`ALTER TABLE ${quote(t.name)} ADD COLUMN ${columnDefinition(t, step.column)}`];
       }
       case 'dropColumn':
-        return [`ALTER TABLE ${quote(step.table)} DROP COLUMN ${quote(step.column)}`];
       case 'alterStringLength': {
         const t = findTable(before, step.table) as Table;
-        return rebuild(t, (findColumn(t, step.column) as Column).name, step.to);
+        const after = applyStep(before, step);
+        if (after._tag === 'Left') throw new Error(after.left);
+        return rebuildTable(t, findTable(after.right, t.name) as Table);
       }
       case 'createIndex':
         return [createIndex(step.table, step.index)];
       case 'dropIndex':
         return [`DROP INDEX ${quote(step.index)}`];
     }
+  },
+  steps(plan: MigrationPlan, along: readonly Schema[]): string[][] {
+    // A table with a dropped or resized column is rebuilt once, at its first column step, straight to
+    // the shape its last column step leaves; its other column steps then have nothing left to run.
+    const rebuilt = new Set(plan.filter((s) => s.kind === 'dropColumn' || s.kind === 'alterStringLength').map((s) => nameKey(s.table)));
+    const lastColumnStep = new Map<string, number>();
+    plan.forEach((s, i) => {
+      if (isColumnStep(s)) lastColumnStep.set(nameKey(s.table), i);
+    });
+    const done = new Set<string>();
+    return plan.map((step, i) => {
+      if (!isColumnStep(step) || !rebuilt.has(nameKey(step.table))) return this.step(step, along[i]);
+      const key = nameKey(step.table);
+      if (done.has(key)) return [];
+      done.add(key);
+      const from = findTable(along[i], step.table) as Table;
+      const to = findTable(along[(lastColumnStep.get(key) as number) + 1], step.table) as Table;
+      return rebuildTable(from, to);
+    });
   },
   metadataTable: () => [
     `CREATE TABLE IF NOT EXISTS ${quote(METADATA_TABLE)} ("version" INTEGER NOT NULL PRIMARY KEY, "appliedon" TEXT NOT NULL, "metadata" TEXT NOT NULL)`,

@@ -35,6 +35,7 @@ export const planAsDdl = (
     const risk = rowsAtRisk(atRisk, step);
     const flag = !step.dataLoss ? '' : risk && risk.rows > 0 ? `  -- DATA LOSS: ${describeDataAtRisk(risk)}` : '  -- can lose data (no rows hold values now)';
     lines.push('', `-- step ${i + 1}: ${describeStep(step)}${flag}`);
+    if (statements.length === 0) lines.push('-- (done by the rebuild of its table above)');
     for (const s of statements) lines.push(`${s};`);
   }
   return `${lines.join('\n')}\n`;

@@ -118,12 +118,14 @@ export const diffSchema = (from: Schema, to: Schema): MigrationPlan => {
   return [...dropIndexes, ...dropColumns, ...dropTables, ...createTables, ...addColumns, ...alterLengths, ...createIndexes];
 };
 
-const replaceTable = (s: Schema, t: Table): Schema => ({
-  tables: s.tables.map((x) => (nameKey(x.name) === nameKey(t.name) ? t : x)),
+const replaceTable = (s: Schema, old: Table, next: Table): Schema => ({
+  tables: s.tables.map((x) => (x === old ? next : x)),
 });
 
-const indexNameTaken = (s: Schema, name: string): boolean =>
-  s.tables.some((t) => nameKey(t.name) === nameKey(name) || t.indexes.some((i) => nameKey(i.name) === nameKey(name)));
+const indexNameTaken = (s: Schema, name: string): boolean => {
+  const key = nameKey(name);
+  return s.tables.some((t) => nameKey(t.name) === key || t.indexes.some((i) => nameKey(i.name) === key));
+};
 
 /**
  * Runs one step on the model, refusing what a database would refuse: a table or index name
@@ -145,21 +147,21 @@ export const applyStep = (s: Schema, step: MigrationStep): Either<string, Schema
     case 'addColumn':
       if (findColumn(table, step.column.name)) return left(`${what}: the column exists`);
       if (!step.column.nullable && step.column.kind !== 'versionnumber') return left(`${what}: an added column must allow nulls`);
-      return right(replaceTable(s, { ...table, columns: [...table.columns, step.column] }));
+      return right(replaceTable(s, table, { ...table, columns: [...table.columns, step.column] }));
     case 'dropColumn': {
       const c = findColumn(table, step.column);
       if (!c) return left(`${what}: no such column`);
       if (nameKey(c.name) === nameKey(table.primaryKey)) return left(`${what}: it is the primary key`);
       const i = indexedBy(c.name);
       if (i) return left(`${what}: index ${i.name} still holds it`);
-      return right(replaceTable(s, { ...table, columns: table.columns.filter((x) => x !== c) }));
+      return right(replaceTable(s, table, { ...table, columns: table.columns.filter((x) => x !== c) }));
     }
     case 'alterStringLength': {
       const c = findColumn(table, step.column);
       if (!c || c.kind !== 'string' || c.max !== step.from) return left(`${what}: the column is not a string of that length`);
       const i = indexedBy(c.name);
       if (i) return left(`${what}: index ${i.name} still holds it`);
-      return right(replaceTable(s, { ...table, columns: table.columns.map((x) => (x === c ? { ...c, max: step.to } : x)) }));
+      return right(replaceTable(s, table, { ...table, columns: table.columns.map((x) => (x === c ? { ...c, max: step.to } : x)) }));
     }
     case 'createIndex': {
       if (indexNameTaken(s, step.index.name)) return left(`${what}: the name is in use`);
@@ -168,12 +170,12 @@ export const applyStep = (s: Schema, step: MigrationStep): Either<string, Schema
         if (!c) return left(`${what}: no column ${name}`);
         if (!isIndexable(c)) return left(`${what}: column ${name} cannot be indexed`);
       }
-      return right(replaceTable(s, { ...table, indexes: [...table.indexes, step.index] }));
+      return right(replaceTable(s, table, { ...table, indexes: [...table.indexes, step.index] }));
     }
     case 'dropIndex': {
       const i = table.indexes.find((x) => nameKey(x.name) === nameKey(step.index));
       if (!i) return left(`${what}: no such index`);
-      return right(replaceTable(s, { ...table, indexes: table.indexes.filter((x) => x !== i) }));
+      return right(replaceTable(s, table, { ...table, indexes: table.indexes.filter((x) => x !== i) }));
     }
   }
 };

@@ -181,8 +181,14 @@ export const schemaOf = (entities: readonly Entity[]): Either<InputError, Schema
   return right({ tables });
 };
 
-export const findTable = (s: Schema, name: string): Table | undefined => s.tables.find((t) => nameKey(t.name) === nameKey(name));
-export const findColumn = (t: Table, name: string): Column | undefined => t.columns.find((c) => nameKey(c.name) === nameKey(name));
+export const findTable = (s: Schema, name: string): Table | undefined => {
+  const key = nameKey(name);
+  return s.tables.find((t) => nameKey(t.name) === key);
+};
+export const findColumn = (t: Table, name: string): Column | undefined => {
+  const key = nameKey(name);
+  return t.columns.find((c) => nameKey(c.name) === key);
+};
 
 const byName = <T extends { name: string }>(a: T, b: T) => (nameKey(a.name) < nameKey(b.name) ? -1 : nameKey(a.name) > nameKey(b.name) ? 1 : 0);
 
