@@ -34,7 +34,7 @@ export const writeExport = async (
 ): Promise<Either<DomainError, number>> => {
   const ok = exportableEntity(entity);
   if (isLeft(ok)) return ok;
-  const planned = exportPlan(entity, request, options);
+  const planned = exportPlan(entity, request, options, options.format === 'pdf');
   if (isLeft(planned)) return planned;
   const plan = planned.right;
   let failure: DomainError | undefined;

@@ -162,17 +162,27 @@ describe('spec 002 section 9: the PDF table', () => {
     expect(pdfCellText(p('founded'), '2020-01-31', ',')).toBe('31. 1. 2020');
     expect(pdfCellText(p('lastcall'), '2026-11-21T10:30:00.000Z', ',')).toBe('21. 11. 2026 11:30');
   });
-  it('tables wider than the page: shrink the font down to 7, then share the width and wrap; never wider than the page (property)', () => {
+  it('tables wider than the page: shrink the font down to 7, then give each column its longest word and share the rest; never wider than the page (property)', () => {
     expect(fitColumns([100, 100], 400, 12)).toEqual({ fontSize: 12, widths: [200, 200], wrap: false });
     expect(fitColumns([300, 300], 400, 12)).toMatchObject({ wrap: false, fontSize: 8 });
+    const wide = fitColumns([1200, 60], 300, 12, [120, 60]);
+    expect(wide.fontSize).toBe(7);
+    expect(wide.widths[1]).toBeCloseTo(35); // the narrow column keeps its whole width (60 at 12 pt is 35 at 7 pt)
     fc.assert(
-      fc.property(fc.array(fc.double({ min: 1, max: 2000, noNaN: true }), { minLength: 1, maxLength: 40 }), fc.double({ min: 100, max: 900, noNaN: true }), (natural, available) => {
-        const r = fitColumns(natural, available, 12);
-        const sum = r.widths.reduce((a, b) => a + b, 0);
-        expect(sum).toBeLessThanOrEqual(available + 1e-6);
-        expect(r.fontSize).toBeGreaterThanOrEqual(7);
-        if (!r.wrap) r.widths.forEach((w, i) => expect(w + 1e-6).toBeGreaterThanOrEqual((natural[i] * r.fontSize) / 12));
-      }),
+      fc.property(
+        fc.array(fc.tuple(fc.double({ min: 1, max: 2000, noNaN: true }), fc.double({ min: 0, max: 1, noNaN: true })), { minLength: 1, maxLength: 40 }),
+        fc.double({ min: 100, max: 900, noNaN: true }),
+        (cols, available) => {
+          const natural = cols.map(([w]) => w);
+          const minimum = cols.map(([w, f]) => w * f);
+          const r = fitColumns(natural, available, 12, minimum);
+          expect(r.widths.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(available + 1e-6);
+          expect(r.fontSize).toBeGreaterThanOrEqual(7);
+          if (!r.wrap) r.widths.forEach((w, i) => expect(w + 1e-6).toBeGreaterThanOrEqual((natural[i] * r.fontSize) / 12));
+          const minTotal = minimum.reduce((a, b) => a + (b * 7) / 12, 0);
+          if (r.wrap && minTotal < available) r.widths.forEach((w, i) => expect(w + 1e-6).toBeGreaterThanOrEqual(Math.min((minimum[i] * 7) / 12, (natural[i] * 7) / 12, available / natural.length)));
+        },
+      ),
     );
   });
 });

@@ -23,22 +23,25 @@ export const exportPlan = (
   entity: Entity,
   request: FetchRequest,
   options: Pick<ResolvedExportOptions, 'columns'>,
+  /** PDF is read by people: without chosen columns, the key (a UUID) is left out. */
+  forReading = false,
 ): Either<DomainError, { properties: Property[]; request: FetchRequest }> => {
   const fromQuery = request.entity.allattrs ? [] : (request.entity.attributes ?? []).filter((a) => a.aggregate === undefined).map((a) => a.attribute);
   const names = options.columns ?? (fromQuery.length > 0 ? fromQuery : undefined);
-  const props = exportProperties(entity, names);
-  if (isLeft(props)) return props;
+  const found = exportProperties(entity, names);
+  if (isLeft(found)) return found;
   const key = primaryKeyOf(entity);
+  const properties = names === undefined && forReading ? found.right.filter((p) => p.logicalName !== key) : found.right;
   const orders = request.entity.orders ?? request.orders ?? [];
   return right({
-    properties: props.right,
+    properties,
     request: {
       ...request,
       entity: {
         ...request.entity,
         name: entity.logicalName,
         allattrs: false,
-        attributes: props.right.map((p) => ({ attribute: p.logicalName })),
+        attributes: properties.map((p) => ({ attribute: p.logicalName })),
         // A stable order keeps pages from overlapping: the query's order, then the key.
         orders: orders.some((o) => o.attribute === key) ? orders : [...orders, { attribute: key }],
       },

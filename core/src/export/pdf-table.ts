@@ -118,19 +118,24 @@ export const pdfTotalsTexts = (properties: readonly Property[], totals: Totals, 
   });
 
 /**
- * Fits columns to the page (the decision above). `natural` are the widths the texts need at
- * `fontSize` (padding included). Returns the font size, the widths (summing to `available`)
- * and whether texts must wrap.
+ * Fits columns to the page (the decision above), like a browser's automatic table layout.
+ * `natural` are the widths the texts need on one line at `fontSize`, `minimum` the widths of
+ * their longest words (both with padding). Returns the font size, the widths (summing to
+ * `available` at most) and whether texts must wrap: at the smallest font, every column first
+ * gets its longest word (up to an equal share of the page) and the rest of the width is shared
+ * in proportion to what each column still lacks; longer words are broken.
  */
 export const fitColumns = (
   natural: readonly number[],
   available: number,
   fontSize: number,
+  minimum: readonly number[] = natural.map(() => 0),
   minFontSize = MIN_PDF_FONT_SIZE,
 ): { fontSize: number; widths: number[]; wrap: boolean } => {
   const n = natural.length;
   if (n === 0) return { fontSize, widths: [], wrap: false };
-  const total = natural.reduce((a, b) => a + b, 0);
+  const sum = (xs: readonly number[]): number => xs.reduce((a, b) => a + b, 0);
+  const total = sum(natural);
   if (total <= available) {
     // Spread the spare width evenly so the table spans the page.
     const extra = (available - total) / n;
@@ -141,17 +146,17 @@ export const fitColumns = (
   if (fontSize * scale >= floor) {
     return { fontSize: fontSize * scale, widths: natural.map((w) => w * scale), wrap: false };
   }
-  const shrunk = natural.map((w) => (w * floor) / fontSize);
-  // Water-filling: columns narrower than an equal share keep their width; the rest share what is left.
-  const order = shrunk.map((w, i) => ({ w, i })).sort((a, b) => a.w - b.w);
-  const widths = new Array<number>(n).fill(0);
-  let left = available;
-  let remaining = n;
-  for (const { w, i } of order) {
-    const share = left / remaining;
-    widths[i] = Math.min(w, share);
-    left -= widths[i];
-    remaining--;
+  const k = floor / fontSize;
+  const nat = natural.map((w) => w * k);
+  // A long unbreakable word (an id, a URL) may claim at most an equal share of the page.
+  const min = minimum.map((w, i) => Math.min(w * k, nat[i], available / n));
+  const minTotal = sum(min);
+  if (minTotal >= available || minTotal === 0) {
+    const base = minTotal === 0 ? nat : min;
+    const f = available / sum(base);
+    return { fontSize: floor, widths: base.map((w) => w * f), wrap: true };
   }
-  return { fontSize: floor, widths, wrap: true };
+  const lack = nat.map((w, i) => w - min[i]);
+  const share = (available - minTotal) / sum(lack);
+  return { fontSize: floor, widths: min.map((w, i) => w + lack[i] * share), wrap: true };
 };
