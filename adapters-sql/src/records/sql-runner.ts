@@ -24,6 +24,9 @@ export type ShadowCompiler = { dialect: SqlDialect; sink: (query: CompiledQuery)
 /** How many prepared statements a SQLite runner keeps. */
 export const STATEMENT_CACHE_SIZE = 500;
 
+const sameParams = (a: readonly unknown[], b: readonly unknown[] | undefined): boolean =>
+  b !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
+
 class Rollback<T> {
   constructor(readonly result: T) {}
 }
@@ -31,6 +34,8 @@ class Rollback<T> {
 export class SqliteRunner implements SqlRunner {
   readonly dialect: SqlDialect;
   private readonly statements = new Map<string, Statement>();
+  /** SQL text of keyed commands, compiled once (see SqlCommand.key) */
+  private readonly texts = new Map<string, string>();
 
   constructor(
     private readonly raw: SqliteDatabase,
@@ -50,10 +55,17 @@ export class SqliteRunner implements SqlRunner {
 
   /** Compiles and runs one command now. */
   exec(command: SqlCommand): SqlResult {
-    const q = command.build(this.dialect).compile();
     if (this.shadow) this.shadow.sink(command.build(this.shadow.dialect).compile());
-    const st = this.prepare(q.sql);
-    const params = q.parameters as unknown[];
+    let text = command.key === undefined ? undefined : this.texts.get(command.key);
+    let params = command.params as unknown[];
+    if (text === undefined) {
+      const q = command.build(this.dialect).compile();
+      text = q.sql;
+      params = q.parameters as unknown[];
+      // Reused only when the command's own parameters are exactly what Kysely compiled.
+      if (command.key !== undefined && sameParams(params, command.params)) this.texts.set(command.key, text);
+    }
+    const st = this.prepare(text);
     if (st.reader) return { rows: st.all(...params) as Row[], changes: 0 };
     return { rows: [], changes: st.run(...params).changes };
   }

@@ -16,7 +16,16 @@ import { columnsOf, storedRow, type Row } from './sql-values.js';
  * A command is built per dialect, so the same step can be run on one and compiled for another.
  * The version check and the write are one statement: `UPDATE ... WHERE id = ? AND versionnumber = ?`.
  */
-export type SqlCommand = { kind: 'all' | 'run'; build: (d: SqlDialect) => Compilable };
+export type SqlCommand = {
+  kind: 'all' | 'run';
+  build: (d: SqlDialect) => Compilable;
+  /**
+   * Statements whose text depends only on `key` (a table and its column list) carry their
+   * parameters: a runner may compile them once and reuse the text (bulk writes).
+   */
+  key?: string;
+  params?: unknown[];
+};
 export type SqlResult = { rows: Row[]; changes: number };
 export type SqlWork<T> = Generator<SqlCommand, T, SqlResult>;
 
@@ -34,11 +43,11 @@ const selectColumns = (kind: SqlDialectKind, e: Entity): RawBuilder<unknown>[] =
 const versionCheck = (kind: SqlDialectKind, column: string, version: number): RawBuilder<unknown> =>
   kind === 'mssql' ? sql`CAST(${sql.ref(column)} AS bigint) = ${version}` : sql`${sql.ref(column)} = ${version}`;
 
-function* all(build: SqlCommand['build']): SqlWork<Row[]> {
-  return (yield { kind: 'all', build }).rows;
+function* all(build: SqlCommand['build'], key?: string, params?: unknown[]): SqlWork<Row[]> {
+  return (yield { kind: 'all', build, key, params }).rows;
 }
-function* run(build: SqlCommand['build']): SqlWork<number> {
-  return (yield { kind: 'run', build }).changes;
+function* run(build: SqlCommand['build'], key?: string, params?: unknown[]): SqlWork<number> {
+  return (yield { kind: 'run', build, key, params }).changes;
 }
 
 const assignments = (kind: SqlDialectKind, e: Entity, values: StoredRecord, insert: boolean): Record<string, unknown> => {
@@ -57,33 +66,52 @@ export function* sqlStep(step: StoreStep): SqlWork<unknown> {
   switch (step.kind) {
     case 'get': {
       const e = step.entity;
-      const rows = yield* all((d) =>
-        d.db
-          .selectFrom(e.logicalName)
-          .select(selectColumns(d.kind, e) as any)
-          .where(sql.ref(primaryKeyOf(e)) as any, '=', step.id),
+      const rows = yield* all(
+        (d) =>
+          d.db
+            .selectFrom(e.logicalName)
+            .select(selectColumns(d.kind, e) as any)
+            .where(sql.ref(primaryKeyOf(e)) as any, '=', step.id),
+        `get:${e.logicalName}`,
+        [step.id],
       );
       return rows[0] ? storedRow(e, rows[0]) : null;
     }
     case 'insert': {
+      // One statement: inserts unless the id is taken (then no row changes).
       const e = step.entity;
       const pk = primaryKeyOf(e);
       const id = step.record[pk] as string;
-      const taken = yield* all((d) => d.db.selectFrom(e.logicalName).select(sql.ref(pk).as('id') as any).where(sql.ref(pk) as any, '=', id));
-      if (taken.length > 0) return false;
-      yield* run((d) => d.db.insertInto(e.logicalName).values(assignments(d.kind, e, step.record, true)));
-      return true;
+      const insert = (d: SqlDialect) => {
+        const values = assignments(d.kind, e, step.record, true);
+        if (d.kind === 'sqlite') return d.db.insertInto(e.logicalName).values(values).onConflict((oc) => oc.column(pk).doNothing());
+        const columns = Object.keys(values);
+        return d.db
+          .insertInto(e.logicalName)
+          .columns(columns as any)
+          .expression(
+            d.db
+              .selectNoFrom(columns.map((c) => sql`${values[c]}`.as(c)) as any)
+              .where(sql`NOT EXISTS (SELECT 1 FROM ${sql.table(e.logicalName)} WHERE ${sql.ref(pk)} = ${id})` as any),
+          );
+      };
+      const values = assignments('sqlite', e, step.record, true);
+      const key = `insert:${e.logicalName}:${Object.keys(values).join(',')}`;
+      return (yield* run(insert, key, Object.values(values))) === 1;
     }
     case 'update': {
       const e = step.entity;
       const vf = versionOf(e);
+      const values = assignments('sqlite', e, step.changes, false);
+      const key = `update:${e.logicalName}:${Object.keys(values).join(',')}:${step.version !== undefined}`;
+      const params = [...Object.values(values), step.id, ...(vf && step.version !== undefined ? [step.version] : [])];
       return yield* run((d) => {
         let q = d.db.updateTable(e.logicalName).set(assignments(d.kind, e, step.changes, false));
         if (vf && d.kind === 'sqlite') q = q.set({ [vf]: sql`${sql.ref(vf)} + 1` });
         q = q.where(sql.ref(primaryKeyOf(e)) as any, '=', step.id);
         if (vf && step.version !== undefined) q = q.where(versionCheck(d.kind, vf, step.version) as any);
         return q;
-      });
+      }, key, params);
     }
     case 'delete': {
       const e = step.entity;
