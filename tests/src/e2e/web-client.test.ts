@@ -1,0 +1,246 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { buildUi, launchBrowser, magicLinkFor, newPage, screenshot, signIn, startServer, type Server } from './harness.js';
+
+/**
+ * Issue 8 section 6: the web client in Debian's chromium against `tessera serve` on a free port
+ * with a fresh demo organization. One server and one browser for the whole file; each test
+ * opens its own browser contexts (separate sessions).
+ */
+const ORG = 'demo';
+const PASSWORD = 'tessera-demo';
+const NINA = 'nina@demo.test';
+const SAM = 'sam@demo.test';
+
+let server: Server;
+let browser: Browser;
+
+/** The API as a second, scriptable client: used to find records, never to check the UI's own work. */
+const api = async (email: string) => {
+  const res = await fetch(`${server.url}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ organization: ORG, username: email, password: PASSWORD }).toString(),
+  });
+  const token = res.headers.get('x-accessptoken') ?? '';
+  const { userId } = (await res.json()) as { userId: string };
+  const fetchRecords = async (body: unknown) => {
+    const r = await fetch(`${server.url}/api/fetch`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-accessptoken': token }, body: JSON.stringify(body) });
+    return ((await r.json()) as { records: Array<Record<string, unknown>> }).records;
+  };
+  return { userId, fetchRecords };
+};
+
+/** An account owned by the given user (the demo gives each salesperson their own). */
+const accountOwnedBy = async (email: string): Promise<{ id: string; name: string }> => {
+  const a = await api(email);
+  const [r] = await a.fetchRecords({
+    entity: { name: 'account', attributes: [{ attribute: 'id' }, { attribute: 'name' }], filter: { conditions: [{ attribute: 'ownerid', operator: 'eq', value: a.userId }] }, orders: [{ attribute: 'name' }] },
+    page: 1,
+    pageSize: 1,
+  });
+  return { id: String(r.id), name: String(r.name) };
+};
+
+const openRecord = async (page: Page, entity: string, id: string) => {
+  await page.goto(`${server.url}/!/edit/${entity}/${id}`);
+  await page.locator('form.panels').waitFor();
+};
+
+const dialogText = (page: Page) => page.locator('#app-dialog-message');
+const closeDialog = (page: Page) => page.locator('dialog.modal[open] .modal-actions button').last().click();
+
+beforeAll(async () => {
+  buildUi();
+  server = await startServer();
+  browser = await launchBrowser();
+}, 180_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+describe('web client in a real browser (issue 8 section 6)', () => {
+  it('signs in with organization, email and password and lands on the first menu item of the app', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto(`${server.url}/login?org=${ORG}`);
+    await expect.poll(() => page.getByRole('button', { name: 'Sign in', exact: true }).isDisabled()).toBe(true);
+    await screenshot(page, 'login');
+    await page.getByLabel('Email').fill(NINA);
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByText('Welcome back!').waitFor();
+    await page.locator('.grid tbody tr td a.row-link').first().waitFor();
+    expect(new URL(page.url()).pathname).toBe('/!/list/account');
+    await expect.poll(() => page.locator('h1').textContent()).toBe('Accounts');
+    await screenshot(page, 'list-accounts');
+    await context.close();
+  });
+
+  it('opens a list and filters it with the search box and a quick filter', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, ORG, NINA, PASSWORD);
+    const rows = page.locator('.grid tbody tr:has(a.row-link)');
+    await rows.first().waitFor();
+    const all = await rows.count();
+    await page.getByRole('group', { name: 'Relationship' }).getByRole('button', { name: 'Customer' }).click();
+    await expect.poll(async () => (await page.locator('.grid tbody td[data-label="Relationship"]').allTextContents()).every((t) => t === 'Customer')).toBe(true);
+    const customers = await rows.count();
+    expect(customers).toBeGreaterThan(0);
+    expect(customers).toBeLessThan(all);
+    await page.getByRole('searchbox', { name: 'Search' }).first().fill('Alpine');
+    await expect.poll(async () => {
+      const names = await page.locator('.grid tbody a.row-link').allTextContents();
+      return names.length > 0 && names.every((n) => n.includes('Alpine'));
+    }).toBe(true);
+    await screenshot(page, 'list-filtered');
+    await context.close();
+  });
+
+  it('opens a record, edits it and saves: Record saved, and the value is stored', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, ORG, NINA, PASSWORD);
+    await page.locator('.grid tbody a.row-link').first().click();
+    await page.locator('form.panels').waitFor();
+    const save = page.getByRole('button', { name: 'Save', exact: true });
+    expect(await save.isDisabled()).toBe(true);
+    await page.getByRole('textbox', { name: 'Phone' }).fill('+421 900 000 111');
+    expect(await save.isDisabled()).toBe(false);
+    await screenshot(page, 'form-dirty');
+    await save.click();
+    await page.locator('.toast', { hasText: 'Record saved' }).waitFor();
+    await page.reload();
+    await page.locator('form.panels').waitFor();
+    expect(await page.getByRole('textbox', { name: 'Phone' }).inputValue()).toBe('+421 900 000 111');
+    await context.close();
+  });
+
+  it('reloads a clean record when another session changes it (Record was updated)', async () => {
+    const account = await accountOwnedBy(NINA);
+    const a = await newPage(browser);
+    const b = await newPage(browser);
+    await signIn(a.page, server.url, ORG, NINA, PASSWORD);
+    await signIn(b.page, server.url, ORG, NINA, PASSWORD);
+    await openRecord(a.page, 'account', account.id);
+    await openRecord(b.page, 'account', account.id);
+    await a.page.waitForTimeout(500);
+    await b.page.getByLabel('Employees').fill('4321');
+    await b.page.getByRole('button', { name: 'Save', exact: true }).click();
+    await b.page.locator('.toast', { hasText: 'Record saved' }).waitFor();
+    await a.page.locator('.toast', { hasText: 'Record was updated' }).waitFor({ timeout: 15_000 });
+    expect(await a.page.getByLabel('Employees').inputValue()).toBe('4321');
+    await a.context.close();
+    await b.context.close();
+  });
+
+  it('merges changes of different fields by two sessions and saves both', async () => {
+    const account = await accountOwnedBy(NINA);
+    const a = await newPage(browser);
+    const b = await newPage(browser);
+    await signIn(a.page, server.url, ORG, NINA, PASSWORD);
+    await signIn(b.page, server.url, ORG, NINA, PASSWORD);
+    await openRecord(a.page, 'account', account.id);
+    await openRecord(b.page, 'account', account.id);
+    await a.page.getByRole('textbox', { name: 'Phone' }).fill('+421 911 111 111');
+    await b.page.getByLabel('Employees').fill('77');
+    await b.page.getByRole('button', { name: 'Save', exact: true }).click();
+    await b.page.locator('.toast', { hasText: 'Record saved' }).waitFor();
+    await a.page.getByRole('button', { name: 'Save', exact: true }).click();
+    await a.page.locator('.toast', { hasText: 'Record saved' }).waitFor({ timeout: 15_000 });
+    await a.page.reload();
+    await a.page.locator('form.panels').waitFor();
+    expect(await a.page.getByRole('textbox', { name: 'Phone' }).inputValue()).toBe('+421 911 111 111');
+    expect(await a.page.getByLabel('Employees').inputValue()).toBe('77');
+    await a.context.close();
+    await b.context.close();
+  });
+
+  it("shows 'This record was modified by {modifier}' when both sessions change the same field", async () => {
+    const account = await accountOwnedBy(NINA);
+    const a = await newPage(browser);
+    const b = await newPage(browser);
+    await signIn(a.page, server.url, ORG, NINA, PASSWORD);
+    await signIn(b.page, server.url, ORG, NINA, PASSWORD);
+    await openRecord(a.page, 'account', account.id);
+    await openRecord(b.page, 'account', account.id);
+    await a.page.getByRole('textbox', { name: 'Phone' }).fill('+421 922 222 222');
+    await b.page.getByRole('textbox', { name: 'Phone' }).fill('+421 933 333 333');
+    await b.page.getByRole('button', { name: 'Save', exact: true }).click();
+    await b.page.locator('.toast', { hasText: 'Record saved' }).waitFor();
+    // The change notification (or, without it, the save's version check) reports the conflict.
+    const message = dialogText(a.page);
+    const notified = await message.waitFor({ timeout: 8000 }).then(() => true, () => false);
+    if (!notified) await a.page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => message.textContent(), { timeout: 10_000 }).toBe('This record was modified by Nina North');
+    await screenshot(a.page, 'form-conflict');
+    await closeDialog(a.page);
+    await a.context.close();
+    await b.context.close();
+  });
+
+  it('stops the save with MsgRequiredFieldEmpty and the missing labels when a required field is empty', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, ORG, NINA, PASSWORD);
+    await page.goto(`${server.url}/!/edit/contact/0`);
+    await page.locator('form.panels').waitFor();
+    expect(await page.locator('h1').textContent()).toBe('New Contact');
+    await expect.poll(() => page.locator('[data-field="lastname"] .required').getAttribute('title')).toBe('Required');
+    await page.getByLabel('First Name').fill('Eva');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => dialogText(page).textContent()).toContain('Please provide a value for\n- Last Name');
+    await screenshot(page, 'form-required');
+    await closeDialog(page);
+    expect(new URL(page.url()).pathname).toBe('/!/edit/contact/0');
+    await context.close();
+  });
+
+  it("shows another user's record read-only and without Delete to a user with owner-level rights", async () => {
+    const sams = await accountOwnedBy(SAM);
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, ORG, NINA, PASSWORD);
+    await openRecord(page, 'account', sams.id);
+    await expect.poll(() => page.locator('h1').textContent()).toBe(sams.name);
+    await page.getByText('Read only').waitFor();
+    expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Save', exact: true }).count()).toBe(0);
+    expect(await page.getByLabel('Name', { exact: true }).isDisabled()).toBe(true);
+    await screenshot(page, 'form-read-only');
+    const own = await accountOwnedBy(NINA);
+    await openRecord(page, 'account', own.id);
+    await page.getByRole('button', { name: 'Delete' }).waitFor();
+    await context.close();
+  });
+
+  it('signs in by a magic link read from the outbox', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto(`${server.url}/login?org=${ORG}`);
+    await page.getByLabel('Email').fill('tom@demo.test');
+    const send = page.getByRole('button', { name: 'Send Magic Link' });
+    await send.click();
+    await page.getByText('Link Sent', { exact: false }).waitFor();
+    let link: string | undefined;
+    await expect.poll(() => (link = magicLinkFor(server.data, 'tom@demo.test')), { timeout: 10_000 }).toBeTruthy();
+    await page.goto(link!.replace(/^https?:\/\/[^/]+/, server.url));
+    await page.locator('.topbar').waitFor();
+    await page.locator('.grid tbody tr').first().waitFor();
+    expect(await page.locator('.app-name').textContent()).toBe('Service');
+    await context.close();
+  });
+
+  it('lays out at 360 px: no sideways scrolling and a bottom header of at most 4 items', async () => {
+    const { context, page } = await newPage(browser, 360, 740);
+    await signIn(page, server.url, ORG, NINA, PASSWORD);
+    await page.locator('.grid tbody a.row-link').first().waitFor();
+    const bottom = page.locator('nav.bottom-bar a');
+    expect(await bottom.count()).toBeGreaterThan(0);
+    expect(await bottom.count()).toBeLessThanOrEqual(4);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await screenshot(page, 'mobile-list');
+    await page.locator('.grid tbody a.row-link').first().click();
+    await page.locator('form.panels').waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await screenshot(page, 'mobile-form');
+    await context.close();
+  });
+});
