@@ -78,13 +78,13 @@ export function* sqlStep(step: StoreStep): SqlWork<unknown> {
       return rows[0] ? storedRow(e, rows[0]) : null;
     }
     case 'insert': {
-      // One statement: inserts unless the id is taken (then no row changes).
+      // One statement: inserts unless the id (or, on SQLite, another unique key such as a link pair) is taken.
       const e = step.entity;
       const pk = primaryKeyOf(e);
       const id = step.record[pk] as string;
       const insert = (d: SqlDialect) => {
         const values = assignments(d.kind, e, step.record, true);
-        if (d.kind === 'sqlite') return d.db.insertInto(e.logicalName).values(values).onConflict((oc) => oc.column(pk).doNothing());
+        if (d.kind === 'sqlite') return d.db.insertInto(e.logicalName).values(values).onConflict((oc) => oc.doNothing());
         const columns = Object.keys(values);
         return d.db
           .insertInto(e.logicalName)

@@ -26,7 +26,7 @@ import {
 export type StoreStep =
   /** the stored row, or null */
   | { kind: 'get'; entity: Entity; id: string }
-  /** inserts a stored record; answers false when the id is taken */
+  /** inserts a stored record; answers false when its id (or another unique key) is taken */
   | { kind: 'insert'; entity: Entity; record: StoredRecord }
   /**
    * One statement: writes `changes`, increases the versionnumber, where the id matches and,
@@ -101,7 +101,7 @@ export function* createRecord(ctx: WriteContext, caller: Caller, entity: string,
   const d = decide(caller, 'create', e.right, record.right);
   if (isLeft(d)) return d;
   const id = record.right[primaryKeyOf(e.right)] as string;
-  if (!(yield* inserted(e.right, record.right))) return left(inputError(`A ${entity} with id ${id} already exists`));
+  if (!(yield* inserted(e.right, record.right))) return left(inputError(`A ${entity} with id ${id} (or the same unique fields) already exists`));
   return right({ id, change: change(ctx, entity, id, 'create') });
 }
 
