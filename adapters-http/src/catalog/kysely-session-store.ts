@@ -15,8 +15,16 @@ const newToken = (prefix = ''): string => prefix + randomBytes(32).toString('bas
 /** Tokens are random, so a fast hash suffices: nothing to brute-force. */
 const tokenHash = (token: string): string => createHash('sha256').update(token).digest('base64url');
 
-/** The `read` time is written at most this often, so reading a page costs no catalog write. */
-const READ_TOUCH_MS = 30_000;
+/** The `read` and `modified` times are written at most this often, so a request costs no catalog write. */
+const TOUCH_MS = 30_000;
+/**
+ * A resolved session is trusted this long without asking the catalog again. Sessions ended by this
+ * process are forgotten at once; ended by another process (the CLI), within this time.
+ */
+const RESOLVE_CACHE_MS = 2_000;
+const RESOLVE_CACHE_SIZE = 10_000;
+
+type Cached = { row: CatalogTables['session']; at: number };
 
 const toInfo = (r: CatalogTables['session']): SessionInfo => ({
   name: r.name,
@@ -32,7 +40,19 @@ const toInfo = (r: CatalogTables['session']): SessionInfo => ({
 
 /** The SessionStore port on the catalog (Kysely: the embedded SQLite file by default). */
 export class KyselySessionStore implements SessionStore {
+  private readonly cache = new Map<string, Cached>();
+  /** The same cached rows by session name. */
+  private readonly byName = new Map<string, Cached>();
+
   constructor(private readonly db: CatalogDb) {}
+
+  private forgetWhere(match: (row: CatalogTables['session']) => boolean): void {
+    for (const [hash, c] of this.cache)
+      if (match(c.row)) {
+        this.cache.delete(hash);
+        this.byName.delete(c.row.name);
+      }
+  }
 
   async create(s: NewSession, now: Date): Promise<string> {
     const token = newToken();
@@ -58,14 +78,26 @@ export class KyselySessionStore implements SessionStore {
   async resolve(token: string, now: Date, maxIdleMs: number): Promise<SessionInfo | null> {
     if (!token || token.length > 200) return null;
     const hash = tokenHash(token);
-    const row = await this.db.selectFrom('session').selectAll().where('token_hash', '=', hash).executeTakeFirst();
-    if (!row) return null;
     const t = now.getTime();
+    const cached = this.cache.get(hash);
+    let row = cached && Date.now() - cached.at < RESOLVE_CACHE_MS ? cached.row : undefined;
+    if (!row) {
+      row = await this.db.selectFrom('session').selectAll().where('token_hash', '=', hash).executeTakeFirst();
+      if (!row) return null;
+      if (this.cache.size >= RESOLVE_CACHE_SIZE) {
+        this.cache.clear();
+        this.byName.clear();
+      }
+      const entry = { row, at: Date.now() };
+      this.cache.set(hash, entry);
+      this.byName.set(row.name, entry);
+    }
     if (t - row.read > maxIdleMs) {
+      this.forgetWhere((r) => r.token_hash === hash);
       await this.db.deleteFrom('session').where('token_hash', '=', hash).execute();
       return null;
     }
-    if (t - row.read >= READ_TOUCH_MS) {
+    if (t - row.read >= TOUCH_MS) {
       await this.db.updateTable('session').set({ read: t }).where('token_hash', '=', hash).execute();
       row.read = t;
     }
@@ -73,19 +105,27 @@ export class KyselySessionStore implements SessionStore {
   }
 
   async touchModified(name: string, now: Date): Promise<void> {
-    await this.db.updateTable('session').set({ modified: now.getTime() }).where('name', '=', name).execute();
+    const t = now.getTime();
+    const cached = this.byName.get(name);
+    if (cached && t - cached.row.modified < TOUCH_MS) return;
+    await this.db.updateTable('session').set({ modified: t }).where('name', '=', name).execute();
+    if (cached) cached.row.modified = t;
   }
 
   async end(token: string): Promise<void> {
+    const hash = tokenHash(token);
+    this.forgetWhere((r) => r.token_hash === hash);
     await this.db.deleteFrom('session').where('token_hash', '=', tokenHash(token)).execute();
   }
 
   async endByName(orgName: string, name: string): Promise<boolean> {
+    this.forgetWhere((r) => r.org_name === orgName && r.name === name);
     const r = await this.db.deleteFrom('session').where('org_name', '=', orgName).where('name', '=', name).executeTakeFirst();
     return Number(r.numDeletedRows) > 0;
   }
 
   async endForUser(orgName: string, userId: string, exceptName?: string): Promise<number> {
+    this.forgetWhere((r) => r.org_name === orgName && r.user_id === userId && r.name !== exceptName);
     let q = this.db.deleteFrom('session').where('org_name', '=', orgName).where('user_id', '=', userId);
     if (exceptName) q = q.where('name', '!=', exceptName);
     const r = await q.executeTakeFirst();

@@ -1,0 +1,149 @@
+// HTTP load benchmark (issue 6): autocannon on loopback, 50 connections for 30 seconds each,
+// 80% POST /api/fetch of a 50-row page of accounts (with count) and 20% POST /api/update of an
+// account's name, against `tessera serve` (sessions, permissions, validation, change feed) and
+// against a bare Express handler running the same SQL by hand on the same SQLite file, in the same
+// run. Reports requests per second, p50, p99 and errors (must be 0), and the ratio (goal 0.6).
+// Run: node --import tsx tests/bench/http-load-bench.ts (or npm run bench). BENCH_SECONDS overrides 30.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import autocannon from 'autocannon';
+import express from 'express';
+import pino from 'pino';
+import Database from 'better-sqlite3';
+import { isLeft } from 'fp-ts/lib/Either.js';
+import { systemCaller } from '@tessera/core';
+import { CliTokens, defaultHostConfig, packsFor, startServer, type OrganizationCreator } from '@tessera/cli';
+import type { Tenants } from '@tessera/adapters-http';
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
+const CONNECTIONS = 50;
+const ACCOUNTS = 2000;
+const PAGE = 50;
+const COLUMNS = ['id', 'name', 'accountnumber', 'industry', 'revenue', 'createdon', 'versionnumber'];
+
+type Result = { rps: number; p50: number; p99: number; errors: number; non2xx: number };
+
+const run = async (url: string, headers: Record<string, string>, ids: string[]): Promise<Result> => {
+  let n = 0;
+  const fetchBody = (page: number) =>
+    JSON.stringify({
+      entity: { name: 'account', attributes: COLUMNS.filter((c) => c !== 'id').map((attribute) => ({ attribute })), orders: [{ attribute: 'name' }] },
+      page,
+      pageSize: PAGE,
+      count: true,
+    });
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration: SECONDS,
+    requests: [
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...headers },
+        setupRequest: (req) => {
+          const i = n++;
+          // Four fetches, then one update: 80% / 20%.
+          if (i % 5 === 4)
+            return { ...req, path: '/api/update', body: JSON.stringify({ operation: 'update', name: 'account', object: { id: ids[i % ids.length], name: `Account ${i}` } }) };
+          return { ...req, path: '/api/fetch', body: fetchBody(1 + (i % 20)) };
+        },
+      },
+    ],
+  });
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.timeouts, non2xx: result.non2xx };
+};
+
+/**
+ * The same work by hand on raw better-sqlite3: the page and count SQL the record store generates
+ * for this query (written out here), and for the update the read of the row (ownership and
+ * version) and one UPDATE in a transaction.
+ */
+const bareServer = (file: string) => {
+  const db = new Database(file);
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  const page = db.prepare(
+    'select "t0"."id" as "c0", "t0"."name" as "c1", "t0"."accountnumber" as "c2", "t0"."industry" as "c3", "t0"."revenue" as "c4", ' +
+      '"t0"."createdon" as "c5", "t0"."versionnumber" as "c6" from "account" as "t0" order by "t0"."name" asc, "t0"."id" asc limit ? offset ?',
+  );
+  const count = db.prepare('select COUNT(*) as "n" from "account" as "t0"');
+  const current = db.prepare('SELECT "id", "ownerid", "versionnumber" FROM "account" WHERE "id" = ?');
+  const update = db.prepare('UPDATE "account" SET "name" = ?, "modifiedon" = ?, "versionnumber" = "versionnumber" + 1 WHERE "id" = ?');
+  const write = db.transaction((id: string, name: string) => {
+    if (!current.get(id)) return false;
+    update.run(name, new Date().toISOString(), id);
+    return true;
+  });
+  const app = express();
+  app.use(express.json());
+  app.post('/api/fetch', (req, res) => {
+    const p = Number(req.body.page ?? 1);
+    const read = db.transaction(() => ({
+      rows: page.all(PAGE, (p - 1) * PAGE) as Array<Record<string, unknown>>,
+      n: (count.get() as { n: number }).n,
+    }))();
+    const records = read.rows.map((r) => Object.fromEntries(COLUMNS.map((c, i) => [c, r[`c${i}`]])));
+    res.json({ records, count: read.n, page: p, pageSize: PAGE, moreRecords: p * PAGE < read.n });
+  });
+  app.post('/api/update', (req, res) => {
+    const o = req.body.object as { id: string; name: string };
+    if (!write(o.id, o.name)) return res.status(404).type('text/plain').send('ERR_NOT_FOUND');
+    res.type('text/plain').send(o.id);
+  });
+  return { app, db };
+};
+
+const main = async () => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'tessera-http-bench-'));
+  const config = { ...defaultHostConfig(dataDir, {}), logLevel: 'silent' };
+  const server = await startServer({ ...config, port: 0, host: '127.0.0.1', staticDir: join(dataDir, 'none') }, { logger: pino({ level: 'silent' }) });
+  try {
+    const create = server.container.get<{ createWithPacks: OrganizationCreator }>(CliTokens.Organizations).createWithPacks;
+    const org = await create({ orgName: 'bench', admin: { name: 'Bench', email: 'bench@bench.test', password: 'bench-password' } }, packsFor(['demo']));
+    if (isLeft(org)) throw new Error(org.left.message);
+    const { store } = await server.container.get<Tenants>(CliTokens.Tenants).open('bench');
+    const items = Array.from({ length: ACCOUNTS }, (_, i) => ({ operation: 'create' as const, name: 'account', object: { name: `Account ${String(i).padStart(5, '0')}`, industry: 1 + (i % 3), revenue: i * 10 } }));
+    const ids: string[] = [];
+    for (let i = 0; i < items.length; i += 1000) {
+      const made = await store.executeMultiple(systemCaller(org.right.adminId), items.slice(i, i + 1000), { atomic: true });
+      if (isLeft(made)) throw new Error(made.left.message);
+      ids.push(...made.right.flatMap((r) => ('id' in r ? [r.id] : [])));
+    }
+
+    const login = await fetch(`${server.url.replace('localhost', '127.0.0.1')}/api/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ organization: 'bench', username: 'bench@bench.test', password: 'bench-password' }).toString(),
+    });
+    const token = login.headers.get('x-accessptoken');
+    if (!token) throw new Error(`login failed: ${login.status}`);
+
+    const bare = bareServer(join(dataDir, 'orgs', 'bench.sqlite'));
+    const bareHttp = bare.app.listen(0, '127.0.0.1');
+    await new Promise((ok) => bareHttp.once('listening', ok));
+    const bareUrl = `http://127.0.0.1:${(bareHttp.address() as AddressInfo).port}`;
+
+    const tessera = await run(`http://127.0.0.1:${server.port}`, { 'x-accessptoken': token }, ids);
+    const baseline = await run(bareUrl, {}, ids);
+    bareHttp.close();
+    bare.db.close();
+
+    const ratio = tessera.rps / baseline.rps;
+    const line = (name: string, value: number | string, unit: string, goal: string, ok: boolean) =>
+      process.stdout.write(`bench ${name}: ${value} ${unit} (goal ${goal}) ${ok ? 'ok' : 'short'}\n`);
+    process.stdout.write(`# ${CONNECTIONS} connections, ${SECONDS} s each, 80% fetch of a ${PAGE}-row page with count / 20% update, ${ACCOUNTS} accounts\n`);
+    process.stdout.write(`# bare express + raw SQL: ${baseline.rps.toFixed(0)} req/s, p50 ${baseline.p50} ms, p99 ${baseline.p99} ms\n`);
+    line('http tessera requests per second', tessera.rps.toFixed(0), 'req/s', `${(0.6 * baseline.rps).toFixed(0)} (0.6 of bare ${baseline.rps.toFixed(0)})`, ratio >= 0.6);
+    line('http tessera p50 latency', tessera.p50, 'ms', `${(baseline.p50 / 0.6).toFixed(0)}`, tessera.p50 <= baseline.p50 / 0.6 + 1);
+    line('http tessera p99 latency', tessera.p99, 'ms', `${(baseline.p99 / 0.6).toFixed(0)}`, tessera.p99 <= baseline.p99 / 0.6 + 1);
+    line('http tessera errors', tessera.errors + tessera.non2xx, 'count', '0', tessera.errors + tessera.non2xx === 0);
+    line('http tessera / bare express ratio', ratio.toFixed(2), 'x', '0.6', ratio >= 0.6);
+  } finally {
+    await server.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+};
+
+await main();
