@@ -1,4 +1,13 @@
-import { Kysely, MssqlDialect, SqliteDialect } from 'kysely';
+import {
+  Kysely,
+  MssqlAdapter,
+  MssqlDialect,
+  MssqlIntrospector,
+  MssqlQueryCompiler,
+  SqliteDialect,
+  type DatabaseConnection,
+  type Driver,
+} from 'kysely';
 import * as tarn from 'tarn';
 import * as tedious from 'tedious';
 import type { SqliteDatabase } from '../sqlite/open-sqlite.js';
@@ -56,22 +65,32 @@ export const mssqlDialect = (c: MssqlConnection): SqlDialect => ({
   }),
 });
 
+/** The driver of a compile-only dialect: it refuses every connection. */
+class RefusingDriver implements Driver {
+  async init(): Promise<void> {}
+  async acquireConnection(): Promise<DatabaseConnection> {
+    throw new Error('mssqlCompiler compiles SQL only: configure a SQL Server connection to run it');
+  }
+  async beginTransaction(): Promise<void> {}
+  async commitTransaction(): Promise<void> {}
+  async rollbackTransaction(): Promise<void> {}
+  async releaseConnection(): Promise<void> {}
+  async destroy(): Promise<void> {}
+}
+
 /**
  * A SQL Server dialect that only compiles: used to check the SQL the engine builds for SQL Server
- * where no server runs (tests), and by `tessera` commands that print SQL. Running a query fails.
+ * where no server runs (tests), and by commands that print SQL. Running a query fails at once.
  */
 export const mssqlCompiler = (): SqlDialect => ({
   kind: 'mssql',
   db: new Kysely<any>({
-    dialect: new MssqlDialect({
-      tarn: { ...tarn, options: { min: 0, max: 1 } },
-      tedious: {
-        ...tedious,
-        connectionFactory: () => {
-          throw new Error('mssqlCompiler compiles SQL only: configure a SQL Server connection to run it');
-        },
-      },
-    }),
+    dialect: {
+      createAdapter: () => new MssqlAdapter(),
+      createDriver: () => new RefusingDriver(),
+      createIntrospector: (db) => new MssqlIntrospector(db),
+      createQueryCompiler: () => new MssqlQueryCompiler(),
+    },
   }),
 });
 
