@@ -3,6 +3,7 @@ import { isLeft, type Either } from 'fp-ts/lib/Either.js';
 import type { CompiledQuery } from 'kysely';
 import pkg from 'node-sql-parser';
 import {
+  AUDIT_DELETE,
   MAX_BATCH_SIZE,
   QUERY_LIMITS,
   systemCaller,
@@ -439,7 +440,7 @@ describe.each(STORES)('RecordStore contract: $name', (factory) => {
       expect(err(await s.store.retrieveById(sys, 'account', A(1))).code).toBe('ERR_NOT_FOUND');
       const audit = ok(await s.store.retrieveMultiple(sys, { entity: { name: 'audit', attributes: [{ attribute: 'logicalname' }, { attribute: 'objectid' }, { attribute: 'operation' }, { attribute: 'body' }] } }));
       expect(audit.records).toHaveLength(1);
-      expect(audit.records[0]).toMatchObject({ logicalname: 'account', objectid: A(1), operation: 'delete' });
+      expect(audit.records[0]).toMatchObject({ logicalname: 'account', objectid: A(1), operation: AUDIT_DELETE });
       expect(JSON.parse(String(audit.records[0].body))).toMatchObject({ id: A(1), name: 'Acme', revenue: 1000, founded: '2024-01-15T10:00:00.000Z' });
       expect(ok(await s.store.restore(sys, 'account', A(1)))).toBe(A(1));
       const restored = ok(await s.store.retrieveById(sys, 'account', A(1)));
