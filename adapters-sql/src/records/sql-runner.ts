@@ -63,7 +63,10 @@ export class SqliteRunner implements SqlRunner {
       text = q.sql;
       params = q.parameters as unknown[];
       // Reused only when the command's own parameters are exactly what Kysely compiled.
-      if (command.key !== undefined && sameParams(params, command.params)) this.texts.set(command.key, text);
+      if (command.key !== undefined && sameParams(params, command.params)) {
+        if (this.texts.size >= STATEMENT_CACHE_SIZE) this.texts.clear();
+        this.texts.set(command.key, text);
+      }
     }
     const st = this.prepare(text);
     if (st.reader) return { rows: st.all(...params) as Row[], changes: 0 };
