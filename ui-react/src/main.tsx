@@ -1,19 +1,25 @@
-import { StrictMode } from 'react';
+import { lazy, StrictMode, Suspense, type ComponentType } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter, Navigate, RouterProvider, useLocation } from 'react-router';
 import './styles.css';
 import './state/theme.js';
 import { ApiContext, apiClient } from './api/context.js';
 import { installErrorReporting } from './state/app-errors.js';
-import { LoginPage } from './public/login.js';
-import { MagicPage, PopupLoginPage } from './public/magic.js';
-import { SignupPage, TrialPage } from './public/signup.js';
-import { SurveyPage } from './public/survey.js';
 import { AppHome, AppRoot, MenuByName } from './shell/shell.js';
 import { NotFoundPage, RenderErrorBoundary, RouteErrorPage } from './shell/error-pages.js';
-import { ListScreen } from './list/list-screen.js';
-import { RecordFormRoute } from './form/record-form.js';
+import { ListRoute } from './list/list-screen.js';
 import { DialogHost, ToastHost } from './ui/dialogs.js';
+
+/** Screens loaded when first opened, so a list opens without parsing the sign-in pages or the form. */
+const later = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) => {
+  const C: ComponentType = lazy(() => load().then((m) => ({ default: m[name] as ComponentType })));
+  return (
+    <Suspense fallback={<div className="spinner" aria-busy="true" />}>
+      <C />
+    </Suspense>
+  );
+};
+const publicPages = () => import('./public/pages.js');
 
 /** /, /list/* and /edit/* go under /!/ (spec 000 section 2). */
 const UnderBang = () => {
@@ -25,12 +31,12 @@ const router = createBrowserRouter([
   {
     errorElement: <RouteErrorPage />,
     children: [
-      { path: '/login', element: <LoginPage /> },
-      { path: '/magic', element: <MagicPage /> },
-      { path: '/signup', element: <SignupPage /> },
-      { path: '/trial', element: <TrialPage /> },
-      { path: '/popupLogin', element: <PopupLoginPage /> },
-      { path: '/ansu/:org/:key', element: <SurveyPage /> },
+      { path: '/login', element: later(publicPages, 'LoginPage') },
+      { path: '/magic', element: later(publicPages, 'MagicPage') },
+      { path: '/signup', element: later(publicPages, 'SignupPage') },
+      { path: '/trial', element: later(publicPages, 'TrialPage') },
+      { path: '/popupLogin', element: later(publicPages, 'PopupLoginPage') },
+      { path: '/ansu/:org/:key', element: later(publicPages, 'SurveyPage') },
       { path: '/', element: <UnderBang /> },
       { path: '/list/*', element: <UnderBang /> },
       { path: '/edit/*', element: <UnderBang /> },
@@ -39,9 +45,9 @@ const router = createBrowserRouter([
         element: <AppRoot />,
         children: [
           { index: true, element: <AppHome /> },
-          { path: 'list/:name', element: <ListScreen /> },
-          { path: 'edit/:name/:id', element: <RecordFormRoute /> },
-          { path: 'edit/:name/:id/:form', element: <RecordFormRoute /> },
+          { path: 'list/:name', element: <ListRoute /> },
+          { path: 'edit/:name/:id', element: later(() => import('./form/record-form.js'), 'RecordFormRoute') },
+          { path: 'edit/:name/:id/:form', element: later(() => import('./form/record-form.js'), 'RecordFormRoute') },
           { path: 'n/:uniqueName', element: <MenuByName /> },
           { path: '*', element: <NotFoundPage /> },
         ],

@@ -235,11 +235,11 @@ describe('web client in a real browser (issue 8 section 6)', () => {
     const bottom = page.locator('nav.bottom-bar a');
     expect(await bottom.count()).toBeGreaterThan(0);
     expect(await bottom.count()).toBeLessThanOrEqual(4);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
     await screenshot(page, 'mobile-list');
     await page.locator('.grid tbody a.row-link').first().click();
     await page.locator('form.panels').waitFor();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
     await screenshot(page, 'mobile-form');
     await context.close();
   });

@@ -11,6 +11,8 @@ const TOKEN_KEY = 'tessera.token';
 const HOST_KEY = 'tessera.apiHost';
 /** The browser event raised when the server answers 401 / NOT AUTHORIZED (spec 000 section 4). */
 export const UNAUTHORIZED_EVENT = 'tessera:unauthorized';
+/** Raised when the session token changes (a sign-in or a sign-out): what was loaded for the old one is stale. */
+export const TOKEN_CHANGED_EVENT = 'tessera:tokenChanged';
 
 /** 'Server Error: {text}' carrying the status and status text (spec 000 section 8). */
 export class ServerError extends Error {
@@ -64,7 +66,9 @@ export class ApiClient {
     return storage.get(TOKEN_KEY);
   }
   setToken(token: string | null): void {
+    const changed = token !== this.token;
     storage.set(TOKEN_KEY, token);
+    if (changed) window.dispatchEvent(new Event(TOKEN_CHANGED_EVENT));
   }
   setHost(host: string): void {
     this.host = host;

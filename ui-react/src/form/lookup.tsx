@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useId, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import type { LookupValue } from '../core.js';
 import { checkPermissionString } from '../core.js';
 import { useApi } from '../api/context.js';
@@ -7,9 +7,11 @@ import { useT } from '../i18n.js';
 import { caller, entityOf, guiObjects } from '../state/session.js';
 import { Icon } from '../ui/icons.js';
 import { Modal } from '../ui/modal.js';
-import { RecordForm } from './record-form.js';
 
 type Hit = { id: string; label: string };
+
+/** The quick-create form, loaded when first used. */
+const RecordForm = lazy(() => import('./record-form.js').then((m) => ({ default: m.RecordForm })));
 
 /** Spec 001 section 9: lookup search uses starts-with matching on name. */
 const useLookupSearch = (target: string) => {
@@ -198,6 +200,7 @@ export const LookupInput = ({
       {dialog === 'browse' && <LookupDialog target={target} onClose={() => setDialog(null)} onPick={(h) => { pick(h); setDialog(null); }} canCreate={canCreate} onCreate={() => setDialog('create')} />}
       {dialog === 'create' && quickForm && (
         <Modal id="createRecordDialog" title={t('MsgNewRecord', { entity: targetMeta?.displayName ?? target })} onClose={() => setDialog(null)} wide>
+          <Suspense fallback={<div className="spinner" />}>
           <RecordForm
             entityName={target}
             id="0"
@@ -209,6 +212,7 @@ export const LookupInput = ({
               if (created) pick({ id: created.id, label: created.name });
             }}
           />
+          </Suspense>
         </Modal>
       )}
     </div>

@@ -1,4 +1,4 @@
-import type { Caller, Entity, Filter, FetchRequest, ListView, Order, Property, ViewColumn, InuViewRecord } from '../core.js';
+import type { Entity, Filter, FetchRequest, ListView, Order, Property, ViewColumn, InuViewRecord } from '../core.js';
 import { ListView as ListViewCodec, hasFlag } from '../core.js';
 import { isRight } from 'fp-ts/lib/Either.js';
 
@@ -50,12 +50,16 @@ export const searchFilter = (entity: Entity, text: string): Filter | undefined =
 
 /** The fetch of a list: the view's query with the quick filters, the search and the picked order. */
 export const listRequest = (
+  entity: Entity,
   view: NamedView,
   extra: { quick?: Filter; search?: Filter; order?: Order; pageSize: number },
 ): FetchRequest => {
   const q = view.body.query;
+  const known = new Set(entity.properties.map((p) => p.logicalName));
   const columnAttrs = view.body.columns.map((c) => c.name).filter((n) => !n.includes('.'));
-  const attributes = q.allattrs ? undefined : [...new Set([...(q.attributes ?? []).map((a) => a.attribute), 'id', 'name', 'versionnumber', 'ownerid', 'currencyid', ...columnAttrs])].map((attribute) => ({ attribute }));
+  // The columns, plus what rows need (id, name, version, owner, currency), of the fields the entity has.
+  const wanted = [...new Set(['id', 'name', 'versionnumber', 'ownerid', 'currencyid', ...columnAttrs])].filter((a) => known.has(a));
+  const attributes = q.allattrs ? undefined : [...(q.attributes ?? []), ...wanted.filter((a) => !(q.attributes ?? []).some((x) => x.attribute === a)).map((attribute) => ({ attribute }))];
   return {
     entity: {
       ...q,
@@ -67,12 +71,4 @@ export const listRequest = (
     pageSize: extra.pageSize,
     count: true,
   };
-};
-
-/** Attributes that exist on the entity (the fetch validates names; a stale view must not break the list). */
-export const knownAttributes = (entity: Entity, request: FetchRequest, caller: Caller): FetchRequest => {
-  void caller;
-  const names = new Set(entity.properties.map((p) => p.logicalName));
-  const attrs = request.entity.attributes?.filter((a) => names.has(a.attribute));
-  return { ...request, entity: { ...request.entity, ...(attrs ? { attributes: attrs } : {}) } };
 };

@@ -32,9 +32,26 @@ const quickFiltersOf = (entityName: string, hasOwner: boolean): QuickFilterT[] =
 };
 
 const pageSizeKey = (name: string) => `${KEYS.listPageSize}.${name}`;
+const selectionsKey = (name: string) => `tessera.quickFilters.${name}`;
 
-/** /{appid}/list/{name} (spec 001 section 2). */
-export const ListScreen = () => {
+const storedSelections = (name: string, filters: QuickFilterT[]): Record<string, QuickFilterSelection> => {
+  let stored: Record<string, QuickFilterSelection> = {};
+  try {
+    stored = JSON.parse(sessionStore.get(selectionsKey(name)) ?? '{}') as Record<string, QuickFilterSelection>;
+  } catch {
+    stored = {};
+  }
+  return Object.fromEntries(filters.map((f) => [f.name, Object.hasOwn(stored, f.name) ? stored[f.name] : initialSelection(f)]));
+};
+
+/** /{appid}/list/{name}: a fresh screen per entity. */
+export const ListRoute = () => {
+  const { name = '' } = useParams();
+  return <ListScreen key={name} />;
+};
+
+/** The list screen (spec 001 section 2). */
+const ListScreen = () => {
   useSignals();
   const t = useT();
   const api = useApi();
@@ -53,8 +70,9 @@ export const ListScreen = () => {
     () => (entity ? visibleQuickFilters(quickFiltersOf(name, entity.properties.some((p) => p.logicalName === 'ownerid')), (p) => checkPermissionString(me, p)) : []),
     [entity, name, me],
   );
-  const [selections, setSelections] = useState<Record<string, QuickFilterSelection>>({});
-  useEffect(() => setSelections(Object.fromEntries(filters.map((f) => [f.name, initialSelection(f)]))), [filters]);
+  // The bar's selections last for the browser session, per list, so a list opens as it was left.
+  const [selections, setSelections] = useState<Record<string, QuickFilterSelection>>(() => storedSelections(name, filters));
+  useEffect(() => sessionStore.set(selectionsKey(name), JSON.stringify(selections)), [name, selections]);
   const [search, setSearch] = useState('');
   const [debounced, setDebounced] = useState('');
   useEffect(() => {
@@ -70,14 +88,6 @@ export const ListScreen = () => {
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const seq = useRef(0);
 
-  useEffect(() => {
-    setViewName(initialView);
-    setRows(null);
-    setSelected(new Set());
-    setOrder(undefined);
-    setSearch('');
-    setPageSize(Math.max(PAGE_SIZE, Number(sessionStore.get(pageSizeKey(name))) || PAGE_SIZE));
-  }, [name]);
 
   const load = useCallback(async () => {
     if (!entity || !view) return;
@@ -102,7 +112,7 @@ export const ListScreen = () => {
     }
     setLoading(true);
     try {
-      const request = listRequest(view, { search: searchFilter(entity, debounced), order, pageSize });
+      const request = listRequest(entity, view, { search: searchFilter(entity, debounced), order, pageSize });
       const res = await api.fetch({ ...request, entity: applyQuickFilterFragment(request.entity, quick.right.fragment) });
       if (n !== seq.current) return;
       setRows(res.records as EntityRecord[]);

@@ -130,7 +130,8 @@ const QuickFilterControl = ({ def, entity, value, onChange }: { def: QuickFilter
     }
     case 'owner': {
       const me = caller.value;
-      const base: Opt[] = def.directOptions ?? (me ? [{ value: me.userId, label: t('LblMine') }] : []);
+      // {{userid}} is replaced by the core, so a defaultOption written as the placeholder selects Mine.
+      const base: Opt[] = def.directOptions ?? (me ? [{ value: '{{userid}}', label: t('LblMine') }] : []);
       control = <Options def={def} options={visibleOptions(def, base)} value={value} onChange={onChange} label={label} />;
       break;
     }

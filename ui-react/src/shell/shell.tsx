@@ -5,7 +5,7 @@ import type { Language } from '@tessera/core';
 import { UNAUTHORIZED_EVENT } from '../api/client.js';
 import { useApi } from '../api/context.js';
 import { LANGUAGE_NAMES, language, offeredLanguages, setLanguage, t, useT } from '../i18n.js';
-import { loadSession, metadataExpired, newerBuildOut, PAGE_LOADED_AT, parsedBody, session, sessionError } from '../state/session.js';
+import { cachedSession, clearSessionCache, loadSession, metadataExpired, newerBuildOut, PAGE_LOADED_AT, parsedBody, refreshSession, session, sessionError } from '../state/session.js';
 import { KEYS, session as sessionStore } from '../state/storage.js';
 import { setTheme, theme, type Theme } from '../state/theme.js';
 import { METADATA_CHANGED_EVENT, startRealtime } from '../state/realtime.js';
@@ -148,6 +148,7 @@ const ProfileMenu = () => {
               className="menu-row"
               onClick={async () => {
                 await api.logout();
+                clearSessionCache();
                 session.value = null;
                 location.href = '/login';
               }}
@@ -285,9 +286,13 @@ export const AppRoot = () => {
   useSignals();
   const api = useApi();
   const loc = useLocation();
-  const [state, setState] = useState<'loading' | 'ready' | 'login'>(session.value ? 'ready' : 'loading');
+  const [state, setState] = useState<'loading' | 'ready' | 'login'>(() => (session.value || cachedSession(api.token, Date.now()) ? 'ready' : 'loading'));
   useEffect(() => {
-    if (session.value) return;
+    if (session.value) {
+      // Drawn from the tab's cache: ask the server for the current context behind it.
+      const h = setTimeout(() => void refreshSession(api).catch(() => undefined), 1500);
+      return () => clearTimeout(h);
+    }
     if (!api.token) {
       setState('login');
       return;

@@ -3,7 +3,7 @@ import { isLeft } from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
 import type { Caller, Entity, InuViewRecord, UserPermissions } from '../core.js';
 import { METADATA_MAX_AGE_MS, UserContext } from '../core.js';
-import type { ApiClient } from '../api/client.js';
+import { TOKEN_CHANGED_EVENT, type ApiClient } from '../api/client.js';
 import { setOfferedLanguages } from '../i18n.js';
 
 /** The user context with what the screens derive from it once. */
@@ -31,7 +31,11 @@ const describe = (errors: t.Errors): string =>
 export const toSession = (raw: unknown, now: number): Session => {
   const decoded = UserContext.decode(raw);
   if (isLeft(decoded)) throw new Error(`Invalid user context: ${describe(decoded.left)}`);
-  const context = decoded.right;
+  return sessionOf(decoded.right, now);
+};
+
+/** A session from a context already decoded (the tab's cache holds only decoded contexts). */
+const sessionOf = (context: UserContext, now: number): Session => {
   const permissions: UserPermissions = {
     permissions: context.permDict,
     apps: context.apps,
@@ -46,11 +50,59 @@ export const toSession = (raw: unknown, now: number): Session => {
   };
 };
 
-export const loadSession = async (api: ApiClient): Promise<Session> => {
-  const s = toSession(await api.getUserContext(), Date.now());
+const CACHE_KEY = 'tessera.userContext';
+type Cached = { token: string; loadedAt: number; raw: unknown };
+
+const adopt = (s: Session): Session => {
   session.value = s;
   setOfferedLanguages(s.context.languages);
   return s;
+};
+
+/**
+ * Loads the user context and caches it for this tab (spec 000 section 3: it is cached), keyed
+ * by the session token so another sign-in never sees it.
+ */
+export const loadSession = async (api: ApiClient): Promise<Session> => {
+  const raw = await api.getUserContext();
+  const s = toSession(raw, Date.now());
+  try {
+    sessionStorage.setItem(CACHE_KEY, JSON.stringify({ token: api.token ?? '', loadedAt: s.loadedAt, raw } satisfies Cached));
+  } catch {
+    /* too large or storage disabled: the next page load asks the server again */
+  }
+  return adopt(s);
+};
+
+/** The cached context of this token, when younger than the metadata's maximum age. */
+export const cachedSession = (token: string | null, now: number): Session | null => {
+  if (!token) return null;
+  try {
+    const c = JSON.parse(sessionStorage.getItem(CACHE_KEY) ?? 'null') as Cached | null;
+    if (!c || c.token !== token || now - c.loadedAt > METADATA_MAX_AGE_MS) return null;
+    return adopt(sessionOf(c.raw as UserContext, c.loadedAt));
+  } catch {
+    return null;
+  }
+};
+
+/** Refreshes the context behind a cached one; the screens re-render only when it changed. */
+export const refreshSession = async (api: ApiClient): Promise<void> => {
+  const before = sessionStorage.getItem(CACHE_KEY);
+  const raw = await api.getUserContext();
+  const cached = before ? (JSON.parse(before) as Cached) : null;
+  if (cached && JSON.stringify(cached.raw) === JSON.stringify(raw)) return;
+  const s = toSession(raw, Date.now());
+  sessionStorage.setItem(CACHE_KEY, JSON.stringify({ token: api.token ?? '', loadedAt: s.loadedAt, raw } satisfies Cached));
+  adopt(s);
+};
+
+export const clearSessionCache = (): void => {
+  try {
+    sessionStorage.removeItem(CACHE_KEY);
+  } catch {
+    /* nothing cached */
+  }
 };
 
 /** Spec 000 section 4: metadata reloads when older than 12 h. */
@@ -75,3 +127,9 @@ export const parsedBody = (g: InuViewRecord): unknown => {
     return undefined;
   }
 };
+
+// Another user (or none) now: drop the context of the previous token.
+window.addEventListener(TOKEN_CHANGED_EVENT, () => {
+  session.value = null;
+  clearSessionCache();
+});
