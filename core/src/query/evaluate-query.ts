@@ -1,5 +1,5 @@
 import type { EntityRecord, FieldValue, Property } from '../metadata/entity.js';
-import { hasFlag, primaryKeyOf } from '../metadata/entity.js';
+import { primaryKeyOf } from '../metadata/entity.js';
 import { inReadScope } from '../permissions/access.js';
 import type { ReadScope } from '../permissions/types.js';
 import type { FetchResult } from './query.js';
@@ -95,6 +95,25 @@ export const filterHolds = (f: PlanFilter | null, row: Joined): boolean => {
   return f.type === 'or' ? parts.length === 0 || parts.some(Boolean) : parts.every(Boolean);
 };
 
+const ID: Property = { logicalName: 'id', displayName: 'id', type: 'Guid' };
+const indexes = new WeakMap<EvaluationSource, Map<string, Map<string, EntityRecord>>>();
+
+/** A row of an entity by id, from an index built once per evaluation (labels of lookups). */
+const rowById = (source: EvaluationSource, entity: string, id: string): EntityRecord | undefined => {
+  let perEntity = indexes.get(source);
+  if (!perEntity) indexes.set(source, (perEntity = new Map()));
+  let index = perEntity.get(entity);
+  if (!index) {
+    index = new Map();
+    for (const r of source.rows(entity)) {
+      const key = cellOf(r, ID);
+      if (typeof key === 'string') index.set(key, r);
+    }
+    perEntity.set(entity, index);
+  }
+  return index.get(id);
+};
+
 /** The output form of a stored field: a lookup gets its label from the target's name. */
 const outputValue = (source: EvaluationSource, record: EntityRecord | null, property: Property): FieldValue => {
   if (!record) return null;
@@ -102,7 +121,7 @@ const outputValue = (source: EvaluationSource, record: EntityRecord | null, prop
   if (v === undefined || v === null) return null;
   if (property.type === 'Lookup' && typeof v === 'object') {
     const target = v.name || (property.targets ?? [])[0] || '';
-    const targetRow = source.rows(target).find((r) => cellOf(r, { logicalName: 'id', displayName: 'id', type: 'Guid' }) === v.id.toLowerCase());
+    const targetRow = rowById(source, target, v.id.toLowerCase());
     const label = targetRow && typeof targetRow.name === 'string' ? targetRow.name : null;
     return { id: v.id, name: target, label };
   }
@@ -292,6 +311,3 @@ export const evaluateQuery = (plan: QueryPlan, source: EvaluationSource): FetchR
   });
   return page(plan, keyed.map((k) => k.rec));
 };
-
-/** DateOnly fields keep `YYYY-MM-DD`; other DateTime fields a full ISO instant. */
-export const isDateOnly = (p: Property): boolean => p.type === 'DateTime' && hasFlag(p, 'DateOnly');
