@@ -47,8 +47,13 @@ const columnDefinition = (t: Table, c: Column): string => {
 const createTableAs = (name: string, t: Table): string =>
   `CREATE TABLE ${quote(name)} (${t.columns.map((c) => columnDefinition(t, c)).join(', ')})`;
 
+// Lookup search is a case-insensitive starts-with on name (spec 001 section 9): SQLite uses an index for
+// that range only when the index itself compares without case, so the name index is COLLATE NOCASE.
+const indexedColumn = (column: string): string =>
+  column.toLowerCase() === 'name' ? `${quote(column)} COLLATE NOCASE` : quote(column);
+
 const createIndex = (table: string, i: Index): string =>
-  `CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX ${quote(i.name)} ON ${quote(table)} (${i.columns.map(quote).join(', ')})`;
+  `CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX ${quote(i.name)} ON ${quote(table)} (${i.columns.map(indexedColumn).join(', ')})`;
 
 /** The scratch table of a rebuild, in the connection's temp schema. */
 const SCRATCH = `temp.${quote('tessera_rebuild')}`;
