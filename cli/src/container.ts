@@ -4,7 +4,6 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Container } from 'inversify';
 import pino, { type Logger } from 'pino';
-import type { Kysely } from 'kysely';
 import {
   builtInPacks,
   createOrganization,
@@ -20,7 +19,7 @@ import {
   type PasswordHasher,
   type SessionStore,
 } from '@tessera/core';
-import { catalogDatabasePath, createOrganizationDatabase, KyselyRecordStore, SqliteRunner } from '@tessera/adapters-sql';
+import { catalogDatabasePath, parseMssqlConnectionString } from '@tessera/adapters-sql';
 import {
   CatalogOrganizationDirectory,
   mailerFromEnv,
@@ -28,10 +27,12 @@ import {
   openCatalog,
   PuzzleSeal,
   ScryptPasswordHasher,
-  SqliteTenants,
+  DatabaseTenants,
+  mssqlDatabases,
+  sqliteDatabases,
   type CatalogDb,
+  type OrganizationDatabases,
   type OrganizationFactory,
-  type StoreFactory,
   type Tenants,
 } from '@tessera/adapters-http';
 
@@ -42,7 +43,7 @@ export const CliTokens = {
   SignIn: Symbol.for('SignIn'),
   Organizations: Symbol.for('Organizations'),
   Puzzles: Symbol.for('Puzzles'),
-  StoreFactory: Symbol.for('StoreFactory'),
+  OrganizationDatabases: Symbol.for('OrganizationDatabases'),
 } as const;
 
 /** What every host needs to know (the serve command's flags, with their defaults). */
@@ -54,6 +55,8 @@ export type HostConfig = {
   sessionIdleMs: number;
   /** Pino level: info by default, silent in tests. */
   logLevel: string;
+  /** Where organizations' records live; the catalog is always DATA/catalog.sqlite. */
+  database: { kind: 'sqlite' } | { kind: 'mssql'; connection: string };
 };
 
 export const defaultHostConfig = (dataDir: string, env: Record<string, string | undefined> = process.env): HostConfig => ({
@@ -61,6 +64,7 @@ export const defaultHostConfig = (dataDir: string, env: Record<string, string | 
   publicUrl: env.TESSERA_PUBLIC_URL ?? 'http://localhost:8080',
   sessionIdleMs: Number(env.TESSERA_SESSION_IDLE_HOURS ?? 12) * 3600_000,
   logLevel: env.TESSERA_LOG_LEVEL ?? 'info',
+  database: { kind: 'sqlite' },
 });
 
 /** The repository's root, where ui-react/dist is found. */
@@ -87,28 +91,22 @@ export const buildContainer = (config: HostConfig, overrides: HostOverrides = {}
     [Tokens.Config, Tokens.Logger],
   );
   c.bind<CatalogDb>(CliTokens.Catalog).toResolvedValue((cfg: HostConfig) => openCatalog(catalogDatabasePath(cfg.dataDir)), [Tokens.Config]);
-  c.bind<StoreFactory>(CliTokens.StoreFactory).toResolvedValue(
-    (clock: Clock, ids: IdGenerator): StoreFactory =>
-      (raw, _db: Kysely<any>, lookup, feed) =>
-        new KyselyRecordStore(new SqliteRunner(raw), lookup, clock, ids, feed),
-    [Tokens.Clock, Tokens.IdGenerator],
+  c.bind<OrganizationDatabases>(CliTokens.OrganizationDatabases).toResolvedValue(
+    (cfg: HostConfig, clock: Clock, ids: IdGenerator) =>
+      cfg.database.kind === 'mssql'
+        ? mssqlDatabases(parseMssqlConnectionString(cfg.database.connection), clock, ids)
+        : sqliteDatabases(cfg.dataDir, clock, ids),
+    [Tokens.Config, Tokens.Clock, Tokens.IdGenerator],
   );
   c.bind<Tenants>(CliTokens.Tenants).toResolvedValue(
-    (cfg: HostConfig, make: StoreFactory, clock: Clock) => new SqliteTenants(cfg.dataDir, make, clock),
-    [Tokens.Config, CliTokens.StoreFactory, Tokens.Clock],
+    (databases: OrganizationDatabases, clock: Clock) => new DatabaseTenants(databases, clock),
+    [CliTokens.OrganizationDatabases, Tokens.Clock],
   );
   c.bind<SessionStore>(Tokens.SessionStore).toResolvedValue((db: CatalogDb) => new KyselySessionStore(db), [CliTokens.Catalog]);
   c.bind<OrganizationDirectory>(Tokens.OrganizationDirectory).toResolvedValue(
-    (db: CatalogDb, cfg: HostConfig, tenants: Tenants, clock: Clock) =>
-      new CatalogOrganizationDirectory(
-        db,
-        async (org, entities) => {
-          const created = await createOrganizationDatabase(cfg.dataDir, org, entities, clock);
-          if (created._tag === 'Left') throw new Error(`organization ${org}: ${JSON.stringify(created.left)}`);
-        },
-        async (org) => (await tenants.open(org)).store,
-      ),
-    [CliTokens.Catalog, Tokens.Config, CliTokens.Tenants, Tokens.Clock],
+    (db: CatalogDb, databases: OrganizationDatabases, tenants: Tenants) =>
+      new CatalogOrganizationDirectory(db, (org, entities) => databases.create(org, entities), async (org) => (await tenants.open(org)).store),
+    [CliTokens.Catalog, CliTokens.OrganizationDatabases, CliTokens.Tenants],
   );
   c.bind<SignInService>(CliTokens.SignIn).toResolvedValue(
     (directory: OrganizationDirectory, hasher: PasswordHasher, sessions: SessionStore, mailer: Mailer, clock: Clock, cfg: HostConfig) =>

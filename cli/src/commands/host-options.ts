@@ -1,7 +1,7 @@
 import { Option, type Command } from 'commander';
 import type { Container } from 'inversify';
 import { CliFailure, EXIT } from '../program.js';
-import { buildContainer, closeContainer, defaultHostConfig } from '../container.js';
+import { buildContainer, closeContainer, defaultHostConfig, type HostConfig } from '../container.js';
 
 export type HostOptions = { data: string; db: string; connection?: string };
 
@@ -12,23 +12,25 @@ export const withHostOptions = (cmd: Command): Command =>
     .addOption(new Option('--db <kind>', 'database').choices(['sqlite', 'mssql']).default('sqlite'))
     .option('--connection <string>', 'SQL Server connection string (with --db mssql)');
 
-/**
- * SQL Server hosts one database per organization; this build serves the embedded SQLite data
- * folder, and SQL Server through the schema tools (`tessera schema`). Saying so is better than
- * pretending.
- */
+/** Checks the database flags: SQL Server needs a connection string, and only it takes one. */
 export const checkDatabase = (o: HostOptions): void => {
-  if (o.db === 'mssql') {
-    if (!o.connection) throw new CliFailure('--db mssql needs --connection STRING', EXIT.usage);
-    throw new CliFailure('serving organizations from SQL Server is not available in this build; use --db sqlite (the default)');
-  }
-  if (o.connection) throw new CliFailure('--connection is only for --db mssql', EXIT.usage);
+  if (o.db === 'mssql' && !o.connection) throw new CliFailure('--db mssql needs --connection STRING', EXIT.usage);
+  if (o.db !== 'mssql' && o.connection) throw new CliFailure('--connection is only for --db mssql', EXIT.usage);
+};
+
+/** The host configuration of the flags: the data folder holds the catalog either way. */
+export const hostConfig = (o: HostOptions, logLevel?: string): HostConfig => {
+  checkDatabase(o);
+  return {
+    ...defaultHostConfig(o.data),
+    ...(logLevel ? { logLevel } : {}),
+    database: o.db === 'mssql' ? { kind: 'mssql', connection: o.connection! } : { kind: 'sqlite' },
+  };
 };
 
 /** Runs a command with the host container, closing it afterwards. */
 export const withContainer = async <T>(o: HostOptions, run: (c: Container) => Promise<T>): Promise<T> => {
-  checkDatabase(o);
-  const c = buildContainer({ ...defaultHostConfig(o.data), logLevel: process.env.TESSERA_LOG_LEVEL ?? 'warn' });
+  const c = buildContainer(hostConfig(o, process.env.TESSERA_LOG_LEVEL ?? 'warn'));
   try {
     return await run(c);
   } finally {

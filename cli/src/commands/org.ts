@@ -27,7 +27,13 @@ export const registerOrg = (program: Command): void => {
     }
     await withContainer(o, async (c) => {
       const create = c.get<{ createWithPacks: OrganizationCreator }>(CliTokens.Organizations).createWithPacks;
-      const r = await create({ orgName: name, admin: { name: o.adminName, email: o.adminEmail, password: o.adminPassword } }, packs);
+      let r;
+      try {
+        r = await create({ orgName: name, admin: { name: o.adminName, email: o.adminEmail, password: o.adminPassword } }, packs);
+      } catch (e) {
+        // A database that cannot be reached or written: one line, and the name can be tried again.
+        throw new CliFailure(`organization ${name} not created: ${(e as Error).message}`);
+      }
       if (isLeft(r)) throw new CliFailure(r.left.message);
       process.stdout.write(`created organization ${r.right.orgName} (packs: ${packs.map((p) => p.name).join(', ')}); sign in as ${o.adminEmail.trim().toLowerCase()}\n`);
     });

@@ -1,7 +1,6 @@
 import { InvalidArgumentError, type Command } from 'commander';
 import { startServer, uiBuilt } from '../container-server.js';
-import { defaultHostConfig } from '../container.js';
-import { checkDatabase, withHostOptions, type HostOptions } from './host-options.js';
+import { hostConfig, withHostOptions, type HostOptions } from './host-options.js';
 
 const port = (v: string): number => {
   const n = Number(v);
@@ -24,8 +23,7 @@ export const registerServe = (program: Command): void => {
       .option('--port <port>', 'port to listen on', port, 8080)
       .option('--host <address>', 'address to listen on', '0.0.0.0'),
   ).action(async (o: HostOptions & { port: number; host: string }) => {
-    checkDatabase(o);
-    const config = defaultHostConfig(o.data);
+    const config = hostConfig(o);
     let server;
     try {
       server = await startServer({ ...config, port: o.port, host: o.host });
@@ -34,7 +32,8 @@ export const registerServe = (program: Command): void => {
       const { CliFailure } = await import('../program.js');
       throw new CliFailure(err.code === 'EADDRINUSE' ? `port ${o.port} is in use` : err.message);
     }
-    process.stdout.write(`Tessera serves ${server.url}${uiBuilt() ? '' : ' (API only: build the web client with npm run build)'} from ${config.dataDir}\n`);
+    const where = config.database.kind === 'mssql' ? 'SQL Server (catalog in ' + config.dataDir + ')' : config.dataDir;
+    process.stdout.write(`Tessera serves ${server.url}${uiBuilt() ? '' : ' (API only: build the web client with npm run build)'} from ${where}\n`);
     await stopSignal();
     await server.close();
   });

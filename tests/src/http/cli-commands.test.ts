@@ -54,6 +54,7 @@ describe('tessera org, user and demo commands', () => {
     expect((await cli('org', 'create', 'y', '--admin-email', 'a@b.test', '--admin-password', 'long-enough', '--pack', 'nope', '--data', data)).code).toBe(2);
     expect((await cli('serve', '--port', 'x')).code).toBe(2);
     expect((await cli('serve', '--db', 'mssql', '--data', data)).code).toBe(2);
+    expect((await cli('org', 'list', '--connection', 'Server=x', '--data', data)).code).toBe(2);
   });
 
   it('user add, passwd and invite work on one organization', async () => {
@@ -72,6 +73,13 @@ describe('tessera org, user and demo commands', () => {
     expect(readFileSync(join(data, 'outbox', mail[0]), 'utf8')).toContain('Magic links work only for 5 minutes.');
     const noOrg = await cli('user', 'add', '--org', 'nosuch', '--email', 'a@b.test', '--data', data);
     expect([noOrg.code, noOrg.err.trim()]).toEqual([1, 'tessera: no organization nosuch']);
+  });
+
+  it('with --db mssql the organization goes to the SQL Server of --connection; an unreachable one fails in one line with exit 1', async () => {
+    const r = await cli('org', 'create', 'sqlco', '--admin-email', 'a@b.test', '--admin-password', 'long-enough', '--db', 'mssql', '--connection', 'Server=127.0.0.1,1;User Id=sa;Password=x;Encrypt=false', '--data', data);
+    expect(r.code).toBe(1);
+    expect(r.err.trim()).toMatch(/^tessera: organization sqlco not created: Failed to connect to 127\.0\.0\.1:1/);
+    expect(r.err.trim().split('\n')).toHaveLength(1);
   });
 
   it('demo creates the organization demo with a few hundred records, two teams and users of different roles', async () => {
