@@ -43,12 +43,12 @@ export class ShiftedClock {
   }
 }
 
-export const startHarness = async (options: { mailer?: Mailer; sessionIdleMs?: number; clock?: ShiftedClock } = {}): Promise<Harness> => {
+export const startHarness = async (options: { mailer?: Mailer; sessionIdleMs?: number; clock?: ShiftedClock; staticDir?: string } = {}): Promise<Harness> => {
   const dataDir = mkdtempSync(join(tmpdir(), 'tessera-http-'));
   const mailer = new MemoryMailer();
   const config = { ...defaultHostConfig(dataDir, {}), logLevel: 'silent', ...(options.sessionIdleMs ? { sessionIdleMs: options.sessionIdleMs } : {}) };
   const server = await startServer(
-    { ...config, port: 0, host: '127.0.0.1', staticDir: join(dataDir, 'no-ui') },
+    { ...config, port: 0, host: '127.0.0.1', staticDir: options.staticDir ?? join(dataDir, 'no-ui') },
     { mailer: options.mailer ?? mailer, logger: pino({ level: 'silent' }), hasher: testHasher, clock: options.clock },
   );
   const orgs = server.container.get<{ createWithPacks: OrganizationCreator }>(CliTokens.Organizations);

@@ -194,6 +194,22 @@ describe('sign-in, sessions and links over HTTP', () => {
     expect(reuse.status).not.toBe(200);
   });
 
+  it('a forgotten password (reason USER_FORGOT) is reset through the mailed link', async () => {
+    const email = 'forgetful@acme.test';
+    await addUser(email, 'forgotten-password');
+    const r = await new Api(h.url).form('getmagic', { organization: ORG, username: email, reason: 'USER_FORGOT' });
+    expect(await r.text()).toBe('OK_CHECK_EMAIL');
+    const link = linkOf(h.mailer.lastTo(email)!.text);
+    expect(link.searchParams.get('reason')).toBe('USER_FORGOT');
+    const q = link.searchParams.get('q')!;
+    const asked = await new Api(h.url).login(ORG, email, q);
+    expect(await asked.json()).toEqual({ reason: 'ERR_MUST_CHANGE_PWD', message: 'USER_FORGOT' });
+    const reset = await new Api(h.url).form('mustchangepassword', { organization: ORG, username: email, password: q, newPassword: 'remembered-password' });
+    expect(reset.status).toBe(200);
+    expect((await new Api(h.url).login(ORG, email, 'forgotten-password')).status).toBe(401);
+    expect((await new Api(h.url).login(ORG, email, 'remembered-password')).status).toBe(200);
+  });
+
   it('changepassword answers the text OK; the old password is checked; only administrators change the passwords of others', async () => {
     const id = await addUser(USER.email, USER.password);
     const user = new Api(h.url);
