@@ -228,6 +228,77 @@ describe('web client in a real browser (issue 8 section 6)', () => {
     await context.close();
   });
 
+  it('blocks navigation away from a dirty record with Save and Close, Discard unsaved changes and Continue editing', async () => {
+    const own = await accountOwnedBy(NINA);
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, ORG, NINA, PASSWORD);
+    await openRecord(page, 'account', own.id);
+    await page.getByRole('textbox', { name: 'Website' }).fill('https://blocked.example');
+    await page.locator('#side-nav').getByRole('link', { name: 'Contacts' }).click();
+    const dialog = page.locator('dialog.modal[open]');
+    await dialog.getByRole('button', { name: 'Save and Close' }).waitFor();
+    await dialog.getByRole('button', { name: 'Discard unsaved changes' }).waitFor();
+    await screenshot(page, 'form-leave-dirty');
+    await dialog.getByRole('button', { name: 'Continue editing' }).click();
+    expect(new URL(page.url()).pathname).toBe(`/!/edit/account/${own.id}`);
+    expect(await page.getByRole('textbox', { name: 'Website' }).inputValue()).toBe('https://blocked.example');
+    await page.locator('#side-nav').getByRole('link', { name: 'Contacts' }).click();
+    await dialog.getByRole('button', { name: 'Discard unsaved changes' }).click();
+    await page.waitForURL(/\/list\/contact/);
+    await context.close();
+  });
+
+  it('keeps the theme and the language chosen in the profile menu (Light Mode by default)', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, ORG, NINA, PASSWORD);
+    expect(await page.locator('html').getAttribute('data-theme')).toBe('light');
+    await page.getByRole('button', { name: 'Profile' }).click();
+    await page.getByText('Dark Mode').click();
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('sk');
+    expect(await page.locator('html').getAttribute('data-theme')).toBe('dark');
+    await page.keyboard.press('Escape');
+    await page.reload();
+    await page.locator('.grid tbody a.row-link').first().waitFor();
+    expect(await page.locator('html').getAttribute('data-theme')).toBe('dark');
+    await page.getByRole('button', { name: 'Nový' }).waitFor();
+    await screenshot(page, 'list-dark-sk');
+    await context.close();
+  });
+
+  it('shows the inactivity popup when the session ends, with Back to Login', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, ORG, NINA, PASSWORD);
+    await page.locator('.grid tbody a.row-link').first().waitFor();
+    await page.evaluate(`fetch('/api/logout', { method: 'POST', headers: { 'x-accessptoken': localStorage.getItem('tessera.token') } })`);
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.getByText('You were logged out due to inactivity').waitFor();
+    await page.getByRole('button', { name: 'Back to Login' }).waitFor();
+    await screenshot(page, 'inactivity');
+    await context.close();
+  });
+
+  it("shows 'Page not found' with the path", async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, ORG, NINA, PASSWORD);
+    await page.goto(`${server.url}/!/no/such/page`);
+    await page.getByRole('heading', { name: 'Page not found' }).waitFor();
+    await page.getByText('/!/no/such/page').waitFor();
+    await context.close();
+  });
+
+  it("refuses a sign-up whose passwords differ with 'Passwords do not match.'", async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto(`${server.url}/signup`);
+    await page.getByLabel('Organization').fill('newco');
+    await page.getByLabel('Name').fill('New Person');
+    await page.getByLabel('Email').fill('new@newco.test');
+    await page.getByLabel('Password', { exact: true }).fill('a-long-password');
+    await page.getByLabel('Confirm password').fill('another-password');
+    await page.getByText('Passwords do not match.').waitFor();
+    expect(await page.getByRole('button', { name: 'Sign up', exact: true }).isDisabled()).toBe(true);
+    await context.close();
+  });
+
   it('lays out at 360 px: no sideways scrolling and a bottom header of at most 4 items', async () => {
     const { context, page } = await newPage(browser, 360, 740);
     await signIn(page, server.url, ORG, NINA, PASSWORD);

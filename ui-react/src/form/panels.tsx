@@ -110,7 +110,9 @@ const FieldsPanel = ({ panel, ctx }: { panel: Panel; ctx: PanelContext }) => {
 const TabsPanel = ({ panel, ctx }: { panel: Panel; ctx: PanelContext }) => {
   const t = useT();
   const tabs = panel.panels ?? [];
-  const [active, setActive] = useState(0);
+  // A wizard opens at the stored stage index (its progress).
+  const stage = Number(ctx.record.process_stage_index);
+  const [active, setActive] = useState(() => (panel.mode === 'Wizard' && Number.isInteger(stage) ? Math.max(0, Math.min(stage, (panel.panels?.length ?? 1) - 1)) : 0));
   const [counts, setCounts] = useState<Record<string, number>>({});
   const wizard = panel.mode === 'Wizard';
   const refs = useRef<Array<HTMLButtonElement | null>>([]);

@@ -33,6 +33,8 @@ type Status = 'loading' | 'ready' | 'saving' | 'error';
 type SaveOutcome = { ok: true; id: string; created: boolean } | { ok: false };
 
 const AUDIT_ENTITY = 'audit';
+/** The wizard's progress: the stored stage index. */
+export const STAGE_FIELD = 'process_stage_index';
 
 /** The form of an entity: the named one, else one named default or main, else the first, else the generated form. */
 export const formOf = (entity: Entity, name: string | undefined): Form => {
@@ -184,8 +186,10 @@ export const RecordForm = ({
   };
 
   /** The save sequence: required check, save, message MsgRecordSaved, then move to the created record or reload. */
-  const save = async (close: boolean): Promise<boolean> => {
-    const { loaded: base, edited: current } = state.current;
+  const save = async (close: boolean, patch?: EntityRecord): Promise<boolean> => {
+    const base = state.current.loaded;
+    const current = patch ? { ...state.current.edited, ...patch } : state.current.edited;
+    if (patch) setEdited(current);
     if (!entity || state.current.status === 'saving') return false;
     const required = checkRequired(entity.properties, current, formFields.map((f) => ({ name: f.name, label: f.label, required: f.required, hidden: f.hidden })));
     if (isLeft(required)) {
@@ -320,7 +324,9 @@ export const RecordForm = ({
     appParam,
     missing,
     setValue,
-    onWizardStep: async () => (dirty ? save(false) : true),
+    // Spec 001 section 4: moving to a later wizard step saves the record with process_stage_index set.
+    onWizardStep: async (_panel, index) =>
+      entity.properties.some((p) => p.logicalName === STAGE_FIELD) && !readOnly ? save(false, { [STAGE_FIELD]: index }) : dirty ? save(false) : true,
   };
 
   return (

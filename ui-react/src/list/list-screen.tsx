@@ -3,7 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { isLeft, isRight } from 'fp-ts/lib/Either.js';
 import type { EntityRecord, FieldValue, Order, QuickFilter as QuickFilterT, QuickFilterSelection } from '../core.js';
-import { applyQuickFilterFragment, checkPermissionString, csvCell, initialSelection, mayAccessSome, neutralizeFormula, QuickFilter, quickFiltersToFetch, visibleQuickFilters } from '../core.js';
+import { applyQuickFilterFragment, checkPermissionString, effectiveSelection, isEmptySelection, csvCell, initialSelection, mayAccessSome, neutralizeFormula, QuickFilter, quickFiltersToFetch, visibleQuickFilters } from '../core.js';
 import { useApi } from '../api/context.js';
 import { useT } from '../i18n.js';
 import { formatValue, optionColor } from '../format.js';
@@ -86,6 +86,7 @@ const ListScreen = () => {
   const [more, setMore] = useState(false);
   const [loading, setLoading] = useState(false);
   const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [filtersOpen, setFiltersOpen] = useState(false);
   const seq = useRef(0);
 
 
@@ -158,6 +159,7 @@ const ListScreen = () => {
   const allOnPage = rows?.map((r) => String(r.id)) ?? [];
   const allSelected = allOnPage.length > 0 && allOnPage.every((id) => selected.has(id));
   const sortable = columns.filter((c) => !c.name.includes('.'));
+  const activeFilters = filters.filter((f) => !isEmptySelection(effectiveSelection(f, selections[f.name]))).length;
 
   const deleteSelected = async () => {
     const ids = [...selected];
@@ -253,6 +255,12 @@ const ListScreen = () => {
               ))}
             </select>
           </label>
+          {filters.length > 0 && (
+            <button type="button" className="btn btn-plain qf-toggle" aria-expanded={filtersOpen} aria-controls="quick-filters" onClick={() => setFiltersOpen(!filtersOpen)}>
+              <Icon name="filter" /> {t('LblFilters')}
+              {activeFilters > 0 && <span className="badge accent">{activeFilters}</span>}
+            </button>
+          )}
           <button
             type="button"
             className="btn btn-plain icon-only"
@@ -265,7 +273,7 @@ const ListScreen = () => {
           </button>
         </div>
       </div>
-      <QuickFilterBar defs={filters} entity={entity} selections={selections} onChange={(n, v) => setSelections((s) => ({ ...s, [n]: v }))} />
+      <QuickFilterBar defs={filters} entity={entity} selections={selections} open={filtersOpen} onChange={(n, v) => setSelections((s) => ({ ...s, [n]: v }))} />
       <div className="table-wrap" aria-busy={loading}>
         <table className="grid">
           <thead>

@@ -198,11 +198,11 @@ const QuickFilterControl = ({ def, entity, value, onChange }: { def: QuickFilter
 /** Labels of lookup values chosen in filters (the selection itself holds only the id). */
 const lookupLabels = new Map<string, string>();
 
-export const QuickFilterBar = ({ defs, entity, selections, onChange }: { defs: QuickFilter[]; entity: Entity; selections: Record<string, QuickFilterSelection>; onChange: (name: string, v: QuickFilterSelection) => void }) => {
+export const QuickFilterBar = ({ defs, entity, selections, onChange, open }: { defs: QuickFilter[]; entity: Entity; selections: Record<string, QuickFilterSelection>; onChange: (name: string, v: QuickFilterSelection) => void; open: boolean }) => {
   const t = useT();
   if (defs.length === 0) return null;
   return (
-    <section className="quick-filters" aria-label={t('LblFilters')}>
+    <section id="quick-filters" className={`quick-filters ${open ? 'open' : ''}`} aria-label={t('LblFilters')}>
       {defs.map((d) => (
         <QuickFilterControl key={d.name} def={d} entity={entity} value={selections[d.name] ?? null} onChange={(v) => onChange(d.name, v)} />
       ))}
