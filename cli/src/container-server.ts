@@ -72,6 +72,8 @@ export const buildServerContainer = async (
         config: {
           buildDate: options.buildDate ?? new Date().toISOString(),
           staticDir: options.staticDir ?? join(repositoryRoot, 'ui-react', 'dist'),
+          // Behind a reverse proxy, the client's address (rate limits, session records) comes from X-Forwarded-For.
+          trustProxy: Number(process.env.TESSERA_TRUST_PROXY ?? 0),
         },
       }),
     [

@@ -59,7 +59,13 @@ export const streamRoutes = (deps: { sessions: SessionStore; tenants: Tenants; c
     const unsubscribe = tenant.feed.subscribe((change) => {
       queue = queue.then(() => send(change)).catch(() => undefined);
     }, since);
-    const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
+    // A stream lives as long as its user has a session: after the last logout it ends.
+    const heartbeat = setInterval(() => {
+      deps.sessions.list(link.orgName).then(
+        (list) => (list.some((x) => x.userId === link.userId) ? res.write(': keep-alive\n\n') : res.end()),
+        () => res.end(),
+      );
+    }, HEARTBEAT_MS);
     req.on('close', () => {
       clearInterval(heartbeat);
       unsubscribe();
