@@ -7,13 +7,20 @@ export * from './decode.js';
 export * from './metadata/entity.js';
 export * from './query/query.js';
 export * from './permissions/types.js';
+/** packMask(levels) / unpackMask(mask): four 2-bit levels in 4-bit slots, create lowest; the full mask is 13107. */
 export * from './permissions/mask.js';
+/** effectivePermissions(roles, knownEntities): the highest level per operation of a user's roles, apps, custom owners, needsTeams. */
 export * from './permissions/roles.js';
+/** canAccess(user, operation, entity, record): the level-and-ownership decision; readScope(user, entity): the readable rows, dialect-free. */
 export * from './permissions/access.js';
+/** checkPermissionString(user, '{entity};{level}[;allowNew]', record?): commands, menu items, quick filters; default command permissions. */
 export * from './permissions/permission-string.js';
 export * from './records/values.js';
+/** changeSet(loaded, edited): only the changed fields are sent (a cleared field as null). */
 export * from './records/change-set.js';
+/** mergeOnConflict(loaded, localChanges, server): local changes on the server record, or 'This record was modified by {modifier}'. */
 export * from './records/merge.js';
+/** checkRequired(properties, record, form?): Required flag or form override, not hidden; MsgRequiredFieldEmpty with a dash per label. */
 export * from './records/required.js';
 export * from './records/clone.js';
 export * from './records/duration.js';
