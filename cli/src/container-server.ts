@@ -22,21 +22,16 @@ export type ServerOptions = HostConfig & {
 
 export type RunningServer = { url: string; port: number; container: Container; server: Server; close(): Promise<void> };
 
-/** The import/export routes, when that module is present in this build. */
-const importExportRoutes = async (deps: Record<string, unknown>): Promise<Array<(guard: RequestHandler) => Router>> => {
-  try {
-    const mod = (await import('@tessera/adapters-http')) as Record<string, unknown>;
-    const make = mod.importExportRoutes as undefined | ((d: Record<string, unknown>) => Router | ((guard: RequestHandler) => Router));
-    if (!make) return [];
-    return [
-      (guard) => {
-        const made = make({ ...deps, guard });
-        return typeof made === 'function' && !('use' in made) ? (made as (g: RequestHandler) => Router)(guard) : (made as Router);
-      },
-    ];
-  } catch {
-    return [];
-  }
+/**
+ * The import/export calls, when this build has them: adapters-http exports
+ * `importExportRoutes({ guard, tenants, clock, logger }): Router` (routes/import-export*.ts),
+ * mounted under /api. Looked up by name, so the server builds with or without that module.
+ */
+type ImportExportRoutes = (deps: { guard: RequestHandler; tenants: Tenants; clock: Clock; logger: Logger }) => Router;
+const importExportRoutes = async (deps: { tenants: Tenants; clock: Clock; logger: Logger }): Promise<Array<(guard: RequestHandler) => Router>> => {
+  const mod = (await import('@tessera/adapters-http')) as { importExportRoutes?: ImportExportRoutes };
+  const make = mod.importExportRoutes;
+  return make ? [(guard) => make({ ...deps, guard })] : [];
 };
 
 /** The server's container: the shared graph plus the Express application. */
@@ -45,7 +40,7 @@ export const buildServerContainer = async (
   overrides: HostOverrides = {},
 ): Promise<Container> => {
   const c = buildContainer(options, overrides);
-  const extra = await importExportRoutes({ tenants: c.get(CliTokens.Tenants), clock: c.get(Tokens.Clock), logger: c.get(Tokens.Logger) });
+  const extra = await importExportRoutes({ tenants: c.get<Tenants>(CliTokens.Tenants), clock: c.get<Clock>(Tokens.Clock), logger: c.get<Logger>(Tokens.Logger) });
   c.bind(ServerTokens.ExtraRoutes).toConstantValue(extra);
   c.bind<Express>(ServerTokens.App).toResolvedValue(
     (

@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 import { isLeft, type Either } from 'fp-ts/lib/Either.js';
 import type { Logger } from 'pino';
 import {
@@ -51,14 +51,14 @@ export const organizationRoutes = (deps: Deps): Router => {
     res.json({ salt, hash, cookie, iv });
   });
 
-  const signInAfterCreation = async (req: Parameters<Parameters<typeof r.post>[1]>[0], res: Parameters<Parameters<typeof r.post>[1]>[1], org: string) => {
+  const signInAfterCreation = async (req: Request, res: Response, org: string): Promise<void> => {
     const result = await deps.signIn.login({ organization: org, username: field(req, 'username', 254), password: field(req, 'password', 300) }, clientOf(req));
     if (isLeft(result)) return sendText(res, result.left.status === 429 ? 429 : 400, SIGNUP_FAILED);
     sendToken(res, result.right.token);
     sendText(res, 200, 'OK');
   };
 
-  const input = (req: Parameters<Parameters<typeof r.post>[1]>[0]) => ({
+  const input = (req: Request) => ({
     orgName: field(req, 'organization', 100),
     admin: { name: field(req, 'person', 200), email: field(req, 'username', 254), password: field(req, 'password', 300) },
   });
