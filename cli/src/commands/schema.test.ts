@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import pkg from 'node-sql-parser';
 import { openOrgDatabase, createOrganizationDatabase } from '@tessera/adapters-sql';
-import type { Entity } from '@tessera/core';
+import { systemPack, type Entity } from '@tessera/core';
 import { runCli } from '../program.js';
 
 /** `tessera schema export|diff|apply` against real organization databases in a temporary data folder. */
@@ -178,6 +178,34 @@ describe('tessera schema (issue 4, spec 000 section 3)', () => {
     expect(await tessera('diff', '--org', '../acme')).toBe(2);
     expect(await tessera('diff', '--org', 'acme', '--db', 'mssql')).toBe(2);
     expect(await tessera('diff', '--org', 'acme', '--connection', 'Server=x')).toBe(2);
+  });
+
+  it('apply and diff refuse metadata that removes an entity or field of the system pack, even an empty one, even with --allow-data-loss', async () => {
+    const created = await createOrganizationDatabase(data, 'sys', systemPack().entities);
+    if (created._tag === 'Left') throw new Error(JSON.stringify(created.left));
+    const out = join(data, 'sys.json');
+    expect(await runCli(['schema', 'export', '--org', 'sys', '--out', out, '--data', data])).toBe(0);
+    const pack = JSON.parse(readFileSync(out, 'utf8')) as { entities: Entity[] };
+    const edited = pack.entities
+      .filter((e) => e.logicalName !== 'inu_localize')
+      .map((e) => (e.logicalName === 'systemuser' ? { ...e, properties: e.properties.filter((p) => p.logicalName !== 'language') } : e));
+    const to = writeMetadata('edited.json', edited);
+    const expected =
+      'tessera: The metadata removes what every organization needs (the system pack): field systemuser.language; entity inu_localize. ' +
+      'Keep them as they are; fix the metadata and run again\n';
+    for (const cmd of [['apply', '--allow-data-loss'], ['diff']]) {
+      stderr = '';
+      expect(await runCli(['schema', ...cmd, '--org', 'sys', '--to', to, '--data', data])).toBe(1);
+      expect(stderr).toBe(expected);
+    }
+    const db = openOrgDatabase(data, 'sys');
+    if (db._tag === 'Left') throw new Error(db.left.message);
+    try {
+      expect(db.right.prepare(`SELECT MAX(version) AS v FROM tessera_metadata`).get()).toEqual({ v: 1 });
+      expect(db.right.prepare(`SELECT COUNT(*) AS n FROM sqlite_master WHERE name = 'inu_localize'`).get()).toEqual({ n: 1 });
+    } finally {
+      db.right.close();
+    }
   });
 
   it('--help on every schema command exits with 0', async () => {

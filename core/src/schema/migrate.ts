@@ -2,9 +2,10 @@ import { left, right, type Either } from 'fp-ts/lib/Either.js';
 import { inputError, type InputError } from '../errors.js';
 import type { Entity } from '../metadata/entity.js';
 import { withSystemFields } from '../metadata/system-fields.js';
+import { systemPack } from '../packs/packs.js';
 import type { AppliedMetadata, ApplyFailure, DataAtRisk, SchemaStore, StepProgress } from '../ports/schema-store.js';
 import { diffSchema, describeStep, type MigrationPlan } from './migration-plan.js';
-import { emptySchema, schemaOf, type Schema } from './schema-model.js';
+import { emptySchema, nameKey, schemaOf, type Schema } from './schema-model.js';
 
 /** The schema of a metadata set as the database holds it: every entity with its system fields. */
 export const schemaOfMetadata = (entities: readonly Entity[]): Either<InputError, Schema> => {
@@ -38,6 +39,41 @@ export type MigrateOptions = {
   /** The schema the database really has, when it is known to differ from the applied metadata's. */
   readonly from?: Schema;
   readonly progress?: StepProgress;
+  /** The entities and fields a change may not remove or retype; default: those of the system pack. */
+  readonly required?: readonly Entity[];
+};
+
+/**
+ * What a change would take away that the product itself needs: each entity and declared field of
+ * `required` (the system pack) that the applied metadata holds and the target drops or retypes.
+ * Sign-in reads systemuser.emailaddress and its password hash, the client its inu_view records:
+ * losing one breaks the organization whatever --allow-data-loss says, and an empty table (say
+ * inu_localize) would otherwise go without a question. Names compare without case, as tables do.
+ */
+export const requiredMetadataRemoved = (
+  applied: readonly Entity[],
+  target: readonly Entity[],
+  required: readonly Entity[],
+): string[] => {
+  const find = (set: readonly Entity[], name: string) => set.find((e) => nameKey(e.logicalName) === nameKey(name));
+  const removed: string[] = [];
+  for (const r of required) {
+    const before = find(applied, r.logicalName);
+    if (!before) continue;
+    const after = find(target, r.logicalName);
+    if (!after) {
+      removed.push(`entity ${before.logicalName}`);
+      continue;
+    }
+    for (const p of r.properties) {
+      const had = before.properties.find((x) => nameKey(x.logicalName) === nameKey(p.logicalName));
+      if (!had) continue;
+      const has = after.properties.find((x) => nameKey(x.logicalName) === nameKey(p.logicalName));
+      if (!has) removed.push(`field ${before.logicalName}.${had.logicalName}`);
+      else if (has.type !== had.type) removed.push(`field ${before.logicalName}.${had.logicalName} (${had.type} to ${has.type})`);
+    }
+  }
+  return removed;
 };
 
 const sameMetadata = (a: readonly Entity[], b: readonly Entity[]): boolean => JSON.stringify(a) === JSON.stringify(b);
@@ -76,6 +112,15 @@ export const migrateSchema = async (
     const c = withSystemFields(e);
     if (c._tag === 'Left') return c;
     complete.push(c.right);
+  }
+  if (applied) {
+    const removed = requiredMetadataRemoved(applied.entities, complete, options.required ?? systemPack().entities);
+    if (removed.length > 0)
+      return left(
+        inputError(
+          `The metadata removes what every organization needs (the system pack): ${removed.join('; ')}. Keep them as they are`,
+        ),
+      );
   }
   const planned = planMigration(applied, complete, options.from);
   if (planned._tag === 'Left') return planned;
