@@ -96,6 +96,22 @@ describe('spec 002 sections 4, 5 and 7: lookups and row marking against the stor
     expect(queries.find((q) => q.entity.filter?.conditions?.[0]?.attribute === 'id')?.entity.filter?.conditions?.[0].operator).toBe('eq');
   });
 
+  it('past 1000 match values the entity keys are read once instead of one table scan per 100 values; the marking is the same', async () => {
+    const { logged, queries, all } = storeWithLog();
+    await runImport(logged, settings({ mode: 'create' }), csv(['name'], Array.from({ length: 1200 }, (_, i) => [`K${i}`])));
+    queries.length = 0;
+    const rows = Array.from({ length: 2500 }, (_, i) => [`k${i}`, '5']);
+    const preview = await previewImport(logged, settings({ matchField: 'name', writeBatchSize: 500 }), csv(['name', 'employees'], rows));
+    expect(preview).toMatchObject({ rows: 2500, update: 1200, create: 1300, errors: 0 });
+    const batched = queries.filter((q) => q.entity.filter?.type === 'or');
+    const fullReads = queries.filter((q) => q.entity.filter === undefined);
+    expect(batched).toHaveLength(10); // the first 1000 values, 100 per query
+    expect(fullReads).toHaveLength(1); // then the keys, once (1200 records: one page)
+    const out = await runImport(logged, settings({ matchField: 'name', writeBatchSize: 500 }), csv(['name', 'employees'], rows));
+    expect(out).toMatchObject({ created: 1300, updated: 1200 });
+    expect((await all()).length).toBe(2500);
+  });
+
   it('Skip Existing skips matches; Create New never matches', async () => {
     const { logged, all } = storeWithLog();
     await runImport(logged, settings({ mode: 'create' }), csv(['name'], [['A'], ['B']]));

@@ -4,7 +4,7 @@ import type { Caller } from '../permissions/types.js';
 import type { ItemResult, RecordStore, WriteItem } from '../ports/record-store.js';
 import { importResultText, type ImportTextLookup, englishImportText } from './texts.js';
 import { issueText, RowReader, type ImportFileEvent, type ImportRow, type RowIssue } from './import-rows.js';
-import { markRows, resolveLookups, type ImportMode, type MarkedRow, type RowAction } from './row-marking.js';
+import { markRows, newMatchMemory, resolveLookups, type ImportMode, type MarkedRow, type RowAction } from './row-marking.js';
 
 /**
  * The import use case over the RecordStore port. A file is read twice, never held whole:
@@ -128,7 +128,7 @@ export const previewImport = async (
   const errors = new IssueList();
   const notes = new IssueList();
   const sample: PreviewRow[] = [];
-  const seen = new Map<string, number>();
+  const seen = newMatchMemory();
   let fatal: string | undefined;
   let sawHeader = false;
   const tracked: ImportSource = () => track(source(), () => (sawHeader = true));
@@ -243,7 +243,7 @@ export const runImport = async (
   const reader = new RowReader(settings.entity, { restoreFormulas: settings.restoreFormulas });
   const errors = new IssueList();
   const notes = new IssueList();
-  const seen = new Map<string, number>();
+  const seen = newMatchMemory();
   const done = { created: 0, updated: 0, skipped: 0, rows: 0 };
   let fatal: string | undefined;
   await inBatches(reader, source, settings.writeBatchSize ?? DEFAULT_WRITE_BATCH, async (rows) => {

@@ -99,6 +99,24 @@ export const resolveLookups = async (store: ImportReader, caller: Caller, rows: 
   }
 };
 
+/**
+ * What matching remembers across the batches of one pass over a file: the match values seen so
+ * far (a value repeating an earlier row is an error) and, once the file has proven large, the
+ * match keys of the whole entity. The specification's or-conditions in batches of 100 cost one
+ * scan of the table per batch when the match field has no index (a text compared with like),
+ * which makes a large import quadratic; after FULL_READ_AFTER_VALUES values the keys are read
+ * once, page by page, and the rest of the file is matched in memory with the same rule
+ * (ids exactly, texts without regard to case).
+ */
+export const FULL_READ_AFTER_VALUES = 1000;
+
+export type MatchMemory = {
+  seen: Map<string, number>;
+  queried: number;
+  keys?: Map<string, Array<Record<string, unknown>>>;
+};
+export const newMatchMemory = (): MatchMemory => ({ seen: new Map(), queried: 0 });
+
 /** The key under which a match value is compared: ids exactly, texts without regard to case. */
 const matchKey = (v: FieldValue): string | undefined => {
   if (v === null || v === undefined) return undefined;
@@ -122,8 +140,9 @@ export const markRows = async (
   mode: ImportMode,
   matchField: string | undefined,
   rows: readonly ImportRow[],
-  seen: Map<string, number>,
+  memory: MatchMemory,
 ): Promise<Either<DomainError, MarkedRow[]>> => {
+  const seen = memory.seen;
   const marked: MarkedRow[] = rows.map((r) => ({ ...r, action: r.errors.length > 0 ? 'error' : 'create' }));
   if (mode === 'create' || matchField === undefined) return right(marked);
   const property = entity.properties.find((p) => p.logicalName === matchField);
@@ -143,19 +162,33 @@ export const markRows = async (
     seen.set(key, r.line);
     keys.set(key, r.values[matchField]);
   }
-  const existing = new Map<string, Array<Record<string, unknown>>>();
-  for (const batch of chunks([...keys.values()], IMPORT_MATCH_BATCH)) {
-    const conditions = batch.map((v): Condition => {
-      const raw = typeof v === 'object' && v !== null ? (v as LookupValue).id : (v as string | number | boolean);
-      return byText ? { attribute: matchField, operator: 'like', value: likeLiteral(String(raw)) } : { attribute: matchField, operator: 'eq', value: raw };
-    });
-    const attributes = [...new Set(['id', 'versionnumber', matchField])].map((attribute) => ({ attribute }));
-    const r = await fetchAll(store, caller, { entity: { name: entity.logicalName, attributes, filter: { type: 'or', conditions } } });
-    if (isLeft(r)) return r;
-    for (const rec of r.right) {
+  const attributes = [...new Set(['id', 'versionnumber', matchField])].map((attribute) => ({ attribute }));
+  if (memory.keys === undefined && memory.queried + keys.size > FULL_READ_AFTER_VALUES) {
+    const all = await fetchAll(store, caller, { entity: { name: entity.logicalName, attributes, orders: [{ attribute: 'id' }] } });
+    if (isLeft(all)) return all;
+    memory.keys = new Map();
+    for (const rec of all.right) {
       const k = matchKey(rec[matchField] as FieldValue);
-      if (k === undefined || !keys.has(k)) continue; // a like that matched more than the literal value
-      existing.set(k, [...(existing.get(k) ?? []), rec]);
+      if (k !== undefined) memory.keys.set(k, [...(memory.keys.get(k) ?? []), rec]);
+    }
+  }
+  let existing: Map<string, Array<Record<string, unknown>>>;
+  if (memory.keys !== undefined) existing = memory.keys;
+  else {
+    existing = new Map();
+    memory.queried += keys.size;
+    for (const batch of chunks([...keys.values()], IMPORT_MATCH_BATCH)) {
+      const conditions = batch.map((v): Condition => {
+        const raw = typeof v === 'object' && v !== null ? (v as LookupValue).id : (v as string | number | boolean);
+        return byText ? { attribute: matchField, operator: 'like', value: likeLiteral(String(raw)) } : { attribute: matchField, operator: 'eq', value: raw };
+      });
+      const r = await fetchAll(store, caller, { entity: { name: entity.logicalName, attributes, filter: { type: 'or', conditions } } });
+      if (isLeft(r)) return r;
+      for (const rec of r.right) {
+        const k = matchKey(rec[matchField] as FieldValue);
+        if (k === undefined || !keys.has(k)) continue; // a like that matched more than the literal value
+        existing.set(k, [...(existing.get(k) ?? []), rec]);
+      }
     }
   }
   for (const r of marked) {
