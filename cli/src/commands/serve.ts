@@ -11,7 +11,12 @@ const port = (v: string): number => {
 /** Resolves once the process is asked to stop; the server then closes cleanly. */
 const stopSignal = (): Promise<string> =>
   new Promise((ok) => {
-    for (const s of ['SIGINT', 'SIGTERM'] as const) process.once(s, () => ok(s));
+    const signals = ['SIGINT', 'SIGTERM'] as const;
+    const stop = (s: string) => {
+      for (const x of signals) process.off(x, stop);
+      ok(s);
+    };
+    for (const s of signals) process.on(s, stop);
   });
 
 /** `tessera serve`: the /api contract and the web client's build. */

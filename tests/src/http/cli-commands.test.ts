@@ -82,6 +82,28 @@ describe('tessera org, user and demo commands', () => {
     expect(r.err.trim().split('\n')).toHaveLength(1);
   });
 
+  it('serve listens, answers the API, and stops cleanly on SIGTERM with exit 0', async () => {
+    let out = '';
+    const o = vi.spyOn(process.stdout, 'write').mockImplementation((x: string | Uint8Array) => ((out += String(x)), true));
+    try {
+      const running = runCli(['serve', '--port', '0', '--host', '127.0.0.1', '--data', data]);
+      for (let i = 0; i < 100 && !/Tessera serves/.test(out); i++) await new Promise((r) => setTimeout(r, 50));
+      const url = /Tessera serves (http:\/\/\S+)/.exec(out)![1];
+      const r = await fetch(`${url.replace('localhost', '127.0.0.1')}/api/401`);
+      expect([r.status, r.statusText]).toEqual([401, 'NOT AUTHORIZED']);
+      const login = await fetch(`${url.replace('localhost', '127.0.0.1')}/api/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'organization=acme&username=boss%40acme.test&password=boss-password',
+      });
+      expect(login.status).toBe(200);
+      process.emit('SIGTERM');
+      expect(await running).toBe(0);
+    } finally {
+      o.mockRestore();
+    }
+  });
+
   it('demo creates the organization demo with a few hundred records, two teams and users of different roles', async () => {
     const r = await cli('demo', '--data', data);
     expect(r.code, r.err).toBe(0);
