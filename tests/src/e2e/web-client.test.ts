@@ -192,6 +192,12 @@ describe('web client in a real browser (issue 8 section 6)', () => {
     await screenshot(page, 'form-required');
     await closeDialog(page);
     expect(new URL(page.url()).pathname).toBe('/!/edit/contact/0');
+    // With the value given, the save creates the record and the route becomes its id.
+    await page.getByLabel('Last Name').fill('Novak');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.locator('.toast', { hasText: 'Record saved' }).waitFor();
+    await page.waitForURL(/\/!\/edit\/contact\/[0-9a-f-]{36}$/);
+    await expect.poll(() => page.getByRole('textbox', { name: 'Last Name' }).inputValue()).toBe('Novak');
     await context.close();
   });
 

@@ -51,9 +51,14 @@ export const formOf = (entity: Entity, name: string | undefined): Form => {
   return defaultFormOf(entity, lists);
 };
 
-/** The starting values of a new record: property defaults, then the init JSON of the route. */
+/**
+ * The starting values of a new record: property defaults, the owner (the creator, as the server
+ * would set it, so that a required owner field is not empty), then the init JSON of the route.
+ */
 const newRecord = (entity: Entity, init: EntityRecord | undefined): EntityRecord => {
   const r: EntityRecord = {};
+  const user = session.value?.context.user;
+  if (user && entity.properties.some((p) => p.logicalName === 'ownerid')) r.ownerid = { id: user.id, name: 'systemuser', label: user.name };
   for (const p of entity.properties) if (p.defaultValue !== undefined && p.defaultValue !== null && p.defaultValue !== '') r[p.logicalName] = p.defaultValue as FieldValue;
   return { ...r, ...(init ?? {}) };
 };
@@ -191,7 +196,13 @@ export const RecordForm = ({
     const current = patch ? { ...state.current.edited, ...patch } : state.current.edited;
     if (patch) setEdited(current);
     if (!entity || state.current.status === 'saving') return false;
-    const required = checkRequired(entity.properties, current, formFields.map((f) => ({ name: f.name, label: f.label, required: f.required, hidden: f.hidden })));
+    // Only fields the form shows can be filled in; the server sets or checks the others.
+    const onForm = new Set(formFields.map((f) => f.name));
+    const required = checkRequired(
+      entity.properties.filter((p) => onForm.has(p.logicalName)),
+      current,
+      formFields.map((f) => ({ name: f.name, label: f.label, required: f.required, hidden: f.hidden })),
+    );
     if (isLeft(required)) {
       setMissing(new Set(required.left.fields));
       await alertDialog(requiredFieldsMessage(language.value, required.left.labels), t('CmdOk'), t('MsgUnsavedChangesTitle'));
