@@ -35,7 +35,6 @@ export * from './ports/index.js';
 export * from './i18n/index.js';
 export * from './auth/sign-in-rules.js';
 export * from './auth/failure-limiter.js';
-export * from './auth/constant-time.js';
 export * from './services/sign-in.js';
 /** Schema model of metadata, its diff into a migration plan, and the migrate use case (docs/schema.md). */
 export * from './schema/index.js';
