@@ -234,6 +234,30 @@ describe('web client in a real browser (issue 8 section 6)', () => {
     await context.close();
   });
 
+  it('picks a lookup value by starts-with search and stores it', async () => {
+    const own = await accountOwnedBy(NINA);
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, ORG, NINA, PASSWORD);
+    await openRecord(page, 'account', own.id);
+    const lookup = page.getByRole('combobox', { name: 'Parent Account' });
+    await lookup.click();
+    await lookup.fill('Cedar');
+    const options = page.getByRole('listbox', { name: 'Parent Account' }).getByRole('option');
+    await options.first().waitFor();
+    const names = await options.allTextContents();
+    expect(names.length).toBeGreaterThan(0);
+    expect(names.every((n) => n.startsWith('Cedar'))).toBe(true);
+    await lookup.press('ArrowDown');
+    await lookup.press('ArrowUp');
+    await lookup.press('Enter');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.locator('.toast', { hasText: 'Record saved' }).waitFor();
+    await page.reload();
+    await page.locator('form.panels').waitFor();
+    expect(await page.getByRole('combobox', { name: 'Parent Account' }).inputValue()).toBe(names[0]);
+    await context.close();
+  });
+
   it('blocks navigation away from a dirty record with Save and Close, Discard unsaved changes and Continue editing', async () => {
     const own = await accountOwnedBy(NINA);
     const { context, page } = await newPage(browser);
@@ -283,12 +307,14 @@ describe('web client in a real browser (issue 8 section 6)', () => {
     await context.close();
   });
 
-  it("shows 'Page not found' with the path", async () => {
+  it("shows 'Page not found' with the path, and 'Record not found' for a missing record", async () => {
     const { context, page } = await newPage(browser);
     await signIn(page, server.url, ORG, NINA, PASSWORD);
     await page.goto(`${server.url}/!/no/such/page`);
     await page.getByRole('heading', { name: 'Page not found' }).waitFor();
     await page.getByText('/!/no/such/page').waitFor();
+    await page.goto(`${server.url}/!/edit/account/00000000-0000-4000-8000-000000000000`);
+    await page.getByText('We apologize. The record does not exist or you do not have permission to access it.').waitFor();
     await context.close();
   });
 
