@@ -151,6 +151,24 @@ describe('permission levels through roles, and the stream', () => {
     expect(replay.map((e) => e.id)).not.toContain(south);
   });
 
+  it('the user context shows each user their apps, permissions and the metadata objects of their apps; private objects only to their owner', async () => {
+    const adminCtx = (await (await admin.get('getusercontext')).json()) as Record<string, any>;
+    await admin.create('inu_view', { name: 'admin-only', kind: 'view', objectname: 'account', isprivate: true, body: adminCtx.gui.find((v: any) => v.kind === 'view' && v.objectname === 'account').body });
+    const ctx = (await (await users.sally.get('getusercontext')).json()) as Record<string, any>;
+    expect(ctx.apps).toEqual(['Sales']);
+    expect(ctx.permDict.account).toBe(4401);
+    expect(ctx.permDict.workorder).toBeUndefined();
+    expect(ctx.owners).toEqual([{ objectName: 'account', operation: 'update', fieldName: 'primarycontactid' }]);
+    const labels = new Set(ctx.gui.map((v: any) => v.appid?.label).filter(Boolean));
+    expect([...labels]).toEqual(['Sales']);
+    expect(ctx.gui.some((v: any) => v.name === 'admin-only')).toBe(false);
+    const again = (await (await admin.get('getusercontext')).json()) as Record<string, any>;
+    expect(again.gui.some((v: any) => v.name === 'admin-only')).toBe(true);
+    const tech = (await (await users.tom.get('getusercontext?appId=Service')).json()) as Record<string, any>;
+    expect([tech.appId, tech.apps]).toEqual(['Service', ['Service']]);
+    expect(tech.teams).toEqual([ids.north]);
+  });
+
   it('a stream token that is unknown or expired answers 401', async () => {
     const r = await fetch(`${h.url}/api/stream?token=ml_nope`);
     expect([r.status, r.statusText]).toEqual([401, 'NOT AUTHORIZED']);
