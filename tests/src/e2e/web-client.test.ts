@@ -28,7 +28,12 @@ const api = async (email: string) => {
     const r = await fetch(`${server.url}/api/fetch`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-accessptoken': token }, body: JSON.stringify(body) });
     return ((await r.json()) as { records: Array<Record<string, unknown>> }).records;
   };
-  return { userId, fetchRecords };
+  const create = async (name: string, object: Record<string, unknown>): Promise<string> => {
+    const r = await fetch(`${server.url}/api/update`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-accessptoken': token }, body: JSON.stringify({ operation: 'create', name, object }) });
+    if (!r.ok) throw new Error(await r.text());
+    return (await r.text()).trim();
+  };
+  return { userId, fetchRecords, create };
 };
 
 /** An account owned by the given user (the demo gives each salesperson their own). */
@@ -255,6 +260,38 @@ describe('web client in a real browser (issue 8 section 6)', () => {
     await page.reload();
     await page.locator('form.panels').waitFor();
     expect(await page.getByRole('combobox', { name: 'Parent Account' }).inputValue()).toBe(names[0]);
+    await context.close();
+  });
+
+  it("deletes several records after 'Do your really want to delete {n} record(s)?'", async () => {
+    const nina = await api(NINA);
+    for (const n of ['One', 'Two']) await nina.create('contact', { name: `${n} Zzdelete`, firstname: n, lastname: 'Zzdelete' });
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, ORG, NINA, PASSWORD);
+    await page.goto(`${server.url}/!/list/contact`);
+    await page.getByRole('searchbox', { name: 'Search' }).first().fill('Zzdelete');
+    const rows = page.locator('.grid tbody tr:has(a.row-link)');
+    await expect.poll(() => rows.count()).toBe(2);
+    await page.getByRole('checkbox', { name: 'Select all rows' }).check();
+    await page.getByRole('button', { name: /Delete/ }).click();
+    await expect.poll(() => dialogText(page).textContent()).toBe('Do your really want to delete 2 record(s)?');
+    await page.locator('dialog.modal[open]').getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => rows.count()).toBe(0);
+    expect(await nina.fetchRecords({ entity: { name: 'contact', filter: { conditions: [{ attribute: 'lastname', operator: 'eq', value: 'Zzdelete' }] } } })).toHaveLength(0);
+    await page.goto(`${server.url}/!/list/nosuchentity`);
+    await page.getByText('Object not found: nosuchentity').waitFor();
+    await context.close();
+  });
+
+  it("creates a copy named 'Copy of {name}' as a new record", async () => {
+    const own = await accountOwnedBy(NINA);
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, ORG, NINA, PASSWORD);
+    await openRecord(page, 'account', own.id);
+    await page.getByRole('button', { name: 'Create Copy' }).click();
+    await page.waitForURL(/\/!\/edit\/account\/0\?init=/);
+    await expect.poll(() => page.locator('h1').textContent()).toBe('New Account');
+    expect(await page.getByRole('textbox', { name: 'Name', exact: true }).inputValue()).toBe(`Copy of ${own.name}`);
     await context.close();
   });
 
