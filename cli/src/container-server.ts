@@ -6,7 +6,7 @@ import type { Container } from 'inversify';
 import type { Logger } from 'pino';
 import type { Express, RequestHandler, Router } from 'express';
 import { Tokens, type Clock, type OrganizationDirectory, type SessionStore, type SignInService } from '@tessera/core';
-import { createApp, type OrganizationFactory, type PuzzleSeal, type Tenants } from '@tessera/adapters-http';
+import { createApp, importExportRoutes, type OrganizationFactory, type PuzzleSeal, type Tenants } from '@tessera/adapters-http';
 import { buildContainer, closeContainer, CliTokens, repositoryRoot, type HostConfig, type HostOverrides } from './container.js';
 
 export const ServerTokens = { App: Symbol.for('HttpApp'), ExtraRoutes: Symbol.for('ExtraRoutes') } as const;
@@ -22,26 +22,17 @@ export type ServerOptions = HostConfig & {
 
 export type RunningServer = { url: string; port: number; container: Container; server: Server; close(): Promise<void> };
 
-/**
- * The import/export calls, when this build has them: adapters-http exports
- * `importExportRoutes({ guard, tenants, clock, logger }): Router` (routes/import-export*.ts),
- * mounted under /api. Looked up by name, so the server builds with or without that module.
- */
-type ImportExportRoutes = (deps: { guard: RequestHandler; tenants: Tenants; clock: Clock; logger: Logger }) => Router;
-const importExportRoutes = async (deps: { tenants: Tenants; clock: Clock; logger: Logger }): Promise<Array<(guard: RequestHandler) => Router>> => {
-  const mod = (await import('@tessera/adapters-http')) as { importExportRoutes?: ImportExportRoutes };
-  const make = mod.importExportRoutes;
-  return make ? [(guard) => make({ ...deps, guard })] : [];
-};
-
 /** The server's container: the shared graph plus the Express application. */
 export const buildServerContainer = async (
   options: ServerOptions,
   overrides: HostOverrides = {},
 ): Promise<Container> => {
   const c = buildContainer(options, overrides);
-  const extra = await importExportRoutes({ tenants: c.get<Tenants>(CliTokens.Tenants), clock: c.get<Clock>(Tokens.Clock), logger: c.get<Logger>(Tokens.Logger) });
-  c.bind(ServerTokens.ExtraRoutes).toConstantValue(extra);
+  // The import and export calls (issue 7) under /api, behind the same session guard.
+  c.bind(ServerTokens.ExtraRoutes).toResolvedValue(
+    (tenants: Tenants, clock: Clock, logger: Logger) => [(guard: RequestHandler) => importExportRoutes({ guard, tenants, clock, logger })],
+    [CliTokens.Tenants, Tokens.Clock, Tokens.Logger],
+  );
   c.bind<Express>(ServerTokens.App).toResolvedValue(
     (
       signIn: SignInService,

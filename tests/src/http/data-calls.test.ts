@@ -165,3 +165,21 @@ describe('the data calls over HTTP (API.md)', () => {
     expect(await r.text()).toMatch(/^ERR_NOT_FOUND: /);
   });
 });
+
+describe('the import and export calls are mounted under /api behind the session guard', () => {
+  it('the import template answers a CSV to a signed-in user and 401 without a session', async () => {
+    const h = await startHarness();
+    try {
+      await h.createOrg(ORG, ADMIN, ['demo']);
+      const api = new Api(h.url);
+      await api.login(ORG, ADMIN.email, ADMIN.password);
+      const r = await api.get('import/template?entity=account');
+      expect(r.status).toBe(200);
+      expect(r.headers.get('content-type')).toMatch(/^text\/csv/);
+      const anon = await fetch(`${h.url}/api/import/template?entity=account`);
+      expect([anon.status, anon.statusText]).toEqual([401, 'NOT AUTHORIZED']);
+    } finally {
+      await h.close();
+    }
+  });
+});
