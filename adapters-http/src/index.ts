@@ -19,3 +19,4 @@ export * from './routes/survey-routes.js';
 export * from './routes/data-routes.js';
 export * from './csv/index.js';
 export * from './pdf/index.js';
+export * from './routes/import-export-routes.js';

@@ -20,8 +20,8 @@ import { writeChunks } from './export-stream.js';
  * One export, streamed to `out` (a file for the CLI, the response for HTTP): the core plans the
  * columns and the query, pages of 5000 records are fetched as the stream drains, and the core
  * writes CSV or JSON text (the PDF is drawn by pdfkit). The options decide the format.
- * Resolves to the number of records, or the store's error (then `out` holds a partial file,
- * which the caller discards).
+ * Resolves to the number of records, or the store's error; then `out` is destroyed, never
+ * ended, so neither a file nor a response looks complete.
  */
 export const writeExport = async (
   store: Pick<RecordStore, 'retrieveMultiple'>,
@@ -44,11 +44,20 @@ export const writeExport = async (
       count += page.length;
       yield page;
     }
+    // A failed page must not end the file as if it were complete.
+    if (failure !== undefined) throw new ExportInterrupted();
   }
-  if (options.format === 'pdf') await writePdfExport(entity, plan.properties, pages(), options, now, out);
-  else {
-    await writeChunks(options.format === 'json' ? jsonExportChunks(pages()) : csvExportChunks(plan.properties, pages(), options), out);
-    await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
+  try {
+    if (options.format === 'pdf') await writePdfExport(entity, plan.properties, pages(), options, now, out);
+    else {
+      await writeChunks(options.format === 'json' ? jsonExportChunks(pages()) : csvExportChunks(plan.properties, pages(), options), out);
+      await new Promise<void>((resolve, reject) => out.end((e?: Error | null) => (e ? reject(e) : resolve())));
+    }
+  } catch (e) {
+    if (!(e instanceof ExportInterrupted)) throw e;
+    out.destroy();
   }
   return failure === undefined ? right(count) : left(failure);
 };
+
+class ExportInterrupted extends Error {}

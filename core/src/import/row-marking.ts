@@ -43,7 +43,9 @@ const fetchAll = async (
   }
 };
 
-const textKey = (v: unknown): string => String(v).trim().toLowerCase();
+/** Texts compare the way the store's like does: ASCII letters without regard to case (Č and č differ). */
+const foldAscii = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+const textKey = (v: unknown): string => foldAscii(String(v).trim());
 
 /**
  * Resolves lookups given by name against the target entity's `name`, 100 names per query
@@ -106,7 +108,7 @@ export const resolveLookups = async (store: ImportReader, caller: Caller, rows: 
  * scan of the table per batch when the match field has no index (a text compared with like),
  * which makes a large import quadratic; after FULL_READ_AFTER_VALUES values the keys are read
  * once, page by page, and the rest of the file is matched in memory with the same rule
- * (ids exactly, texts without regard to case).
+ * (ids exactly, texts without regard to ASCII case, as like).
  */
 export const FULL_READ_AFTER_VALUES = 1000;
 
@@ -121,7 +123,7 @@ export const newMatchMemory = (): MatchMemory => ({ seen: new Map(), queried: 0 
 const matchKey = (v: FieldValue): string | undefined => {
   if (v === null || v === undefined) return undefined;
   if (typeof v === 'object') return (v as LookupValue).id.toLowerCase();
-  return typeof v === 'string' ? v.trim().toLowerCase() : String(v);
+  return typeof v === 'string' ? foldAscii(v.trim()) : String(v);
 };
 
 /**
