@@ -21,7 +21,14 @@ export const sessionGuard =
     const token = tokenOf(req);
     const session = token ? await signIn.authenticate(token) : null;
     if (!session) return sendNotAuthorized(res);
-    const tenant = await tenants.open(session.orgName);
+    let tenant: Tenant;
+    try {
+      tenant = await tenants.open(session.orgName);
+    } catch {
+      // The organization's database is gone (removed by an operator): its sessions are of no use.
+      await signIn.logout(token);
+      return sendNotAuthorized(res);
+    }
     const caller = await callers.callerOf(tenant, session);
     if (isLeft(caller)) return sendDomainError(res, caller.left);
     res.locals.session = session;

@@ -59,7 +59,7 @@ export const buildServerContainer = async (
           buildDate: options.buildDate ?? new Date().toISOString(),
           staticDir: options.staticDir ?? join(repositoryRoot, 'ui-react', 'dist'),
           // Behind a reverse proxy, the client's address (rate limits, session records) comes from X-Forwarded-For.
-          trustProxy: Number(process.env.TESSERA_TRUST_PROXY ?? 0),
+          trustProxy: Number.parseInt(process.env.TESSERA_TRUST_PROXY ?? '0', 10) || 0,
         },
       }),
     [
