@@ -68,8 +68,7 @@ describe('sign-in, sessions and links over HTTP', () => {
     const a = new Api(h.url);
     const r = await a.login(ORG, ADMIN.email, ADMIN.password);
     const token = r.headers.get('x-accessptoken')!;
-    const raw = readFileSync(join(h.dataDir, 'catalog.sqlite'));
-    expect(raw.includes(Buffer.from(token))).toBe(false);
+    for (const file of ['catalog.sqlite', 'catalog.sqlite-wal']) expect(readFileSync(join(h.dataDir, file)).includes(Buffer.from(token))).toBe(false);
     const db = new Database(join(h.dataDir, 'catalog.sqlite'), { readonly: true });
     const row = db.prepare('SELECT * FROM session WHERE token_hash = ?').get(createHash('sha256').update(token).digest('base64url')) as Record<string, unknown>;
     db.close();
@@ -136,12 +135,15 @@ describe('sign-in, sessions and links over HTTP', () => {
     expect(later.status).toBe(200);
   });
 
-  it('a one-time link signs in once: the mailed link works, a second use does not', async () => {
+  it('a one-time link is stored hashed and signs in once: the mailed link works, a second use does not', async () => {
     const r = await new Api(h.url).form('getmagic', { organization: ORG, username: ADMIN.email });
     expect(await r.text()).toBe('OK_CHECK_EMAIL');
     const link = linkOf(h.mailer.lastTo(ADMIN.email)!.text);
     expect(link.pathname).toBe('/magic');
     expect(link.searchParams.get('o')).toBe(ORG);
+    // Links are stored hashed: the token is nowhere in the catalog.
+    expect(readFileSync(join(h.dataDir, 'catalog.sqlite')).includes(Buffer.from(link.searchParams.get('q')!))).toBe(false);
+    expect(readFileSync(join(h.dataDir, 'catalog.sqlite-wal')).includes(Buffer.from(link.searchParams.get('q')!))).toBe(false);
     const first = await new Api(h.url).login(link.searchParams.get('o')!, link.searchParams.get('u')!, link.searchParams.get('q')!);
     expect(first.status).toBe(200);
     const second = await new Api(h.url).login(ORG, ADMIN.email, link.searchParams.get('q')!);
