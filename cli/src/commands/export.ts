@@ -1,4 +1,5 @@
 import { createWriteStream, readFileSync, renameSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
 import { Option, type Command } from 'commander';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { decode, FetchRequest, loadExportDefaults, resolveExportOptions, systemCaller, Tokens, type Clock, type ExportFormat } from '@tessera/core';
@@ -56,6 +57,11 @@ export const registerExport = (program: Command): void => {
         throw e;
       });
       if (isLeft(r)) {
+        // The stream may not even be open yet: close it before the partial file goes.
+        if (!out.closed) {
+          out.destroy();
+          await once(out, 'close');
+        }
         rmSync(partial, { force: true });
         throw new CliFailure(r.left.message);
       }
