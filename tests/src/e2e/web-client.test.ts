@@ -368,6 +368,25 @@ describe('web client in a real browser (issue 8 section 6)', () => {
     await context.close();
   });
 
+  it('lets a visitor fill in a public survey: validation above the form, then the thank-you text', async () => {
+    const admin = await api('admin@demo.test');
+    const meta = { properties: [{ logicalName: 'lastname', displayName: 'Your name', required: true }, { logicalName: 'emailaddress1', displayName: 'Email', flags: ['Email'] }, { logicalName: 'jobtitle', displayName: 'Job title' }] };
+    await admin.create('inu_survey_template', { name: 'Feedback', key: 'feedback-e2e-1', title: 'Tell us about you', object_name: 'contact', submit_button: 'Send', meta: JSON.stringify(meta) });
+    const { context, page } = await newPage(browser, 390, 800);
+    await page.goto(`${server.url}/ansu/${ORG}/feedback-e2e-1`);
+    await page.getByRole('heading', { name: 'Tell us about you' }).waitFor();
+    await page.getByRole('button', { name: 'Send' }).click();
+    await expect.poll(() => page.locator('.survey-validation').textContent()).toContain('Your name');
+    await screenshot(page, 'survey');
+    await page.getByLabel('Your name').fill('Visitor');
+    await page.getByLabel('Email').fill('visitor@example.test');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByText('Thank you for filling out the form').waitFor();
+    await page.goto(`${server.url}/ansu/${ORG}/x`);
+    await page.getByText('We are sorry, you have entered the URL in a wrong format').waitFor();
+    await context.close();
+  });
+
   it('lays out at 360 px: no sideways scrolling and a bottom header of at most 4 items', async () => {
     const { context, page } = await newPage(browser, 360, 740);
     await signIn(page, server.url, ORG, NINA, PASSWORD);
