@@ -105,14 +105,7 @@ export const clearSessionCache = (): void => {
   }
 };
 
-/** Spec 000 section 4: metadata reloads when older than 12 h. */
-export const metadataExpired = (s: Session, now: number): boolean => now - s.loadedAt > METADATA_MAX_AGE_MS;
-
-/** Spec 000 section 4: a build date later than the page load and already past means a newer build is out. */
-export const newerBuildOut = (buildDate: string, pageLoadedAt: number, now: number): boolean => {
-  const b = Date.parse(buildDate);
-  return Number.isFinite(b) && b > pageLoadedAt && b <= now;
-};
+export { metadataExpired, newerBuildOut } from './freshness.js';
 
 export const entityOf = (name: string): Entity | undefined => session.value?.entities[name];
 
