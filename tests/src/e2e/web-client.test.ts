@@ -184,6 +184,37 @@ describe('web client in a real browser (issue 8 section 6)', () => {
     await b.context.close();
   });
 
+  it('merges on the save itself when the version is stale (ERR_8001) and no change notification came', async () => {
+    const account = await accountOwnedBy(NINA);
+    const a = await newPage(browser);
+    const b = await newPage(browser);
+    // Session A hears nothing from the realtime stream: only the save's version check can tell.
+    await a.context.route('**/api/stream**', (route) => route.abort());
+    await signIn(a.page, server.url, ORG, NINA, PASSWORD);
+    await signIn(b.page, server.url, ORG, NINA, PASSWORD);
+    await openRecord(a.page, 'account', account.id);
+    await openRecord(b.page, 'account', account.id);
+    await a.page.getByRole('textbox', { name: 'Website' }).fill('https://a.example');
+    await b.page.getByLabel('Employees').fill('88');
+    await b.page.getByRole('button', { name: 'Save', exact: true }).click();
+    await b.page.locator('.toast', { hasText: 'Record saved' }).waitFor();
+    await a.page.getByRole('button', { name: 'Save', exact: true }).click();
+    await a.page.locator('.toast', { hasText: 'Record saved' }).waitFor();
+    expect(await a.page.getByLabel('Employees').inputValue()).toBe('88');
+    expect(await a.page.getByRole('textbox', { name: 'Website' }).inputValue()).toBe('https://a.example');
+    // The same field changed on both sides: the save stops with the modifier's name.
+    await b.page.reload();
+    await b.page.locator('form.panels').waitFor();
+    await a.page.getByRole('textbox', { name: 'Website' }).fill('https://a2.example');
+    await b.page.getByRole('textbox', { name: 'Website' }).fill('https://b2.example');
+    await b.page.getByRole('button', { name: 'Save', exact: true }).click();
+    await b.page.locator('.toast', { hasText: 'Record saved' }).waitFor();
+    await a.page.getByRole('button', { name: 'Save', exact: true }).click();
+    await expect.poll(() => dialogText(a.page).textContent()).toBe('This record was modified by Nina North');
+    await a.context.close();
+    await b.context.close();
+  });
+
   it('stops the save with MsgRequiredFieldEmpty and the missing labels when a required field is empty', async () => {
     const { context, page } = await newPage(browser);
     await signIn(page, server.url, ORG, NINA, PASSWORD);

@@ -129,7 +129,8 @@ export const RecordForm = ({
     [api, entityName],
   );
 
-  const load = useCallback(async () => {
+  /** Loads the record; quiet (after a save) keeps the form on screen and leaves the status to the caller. */
+  const load = useCallback(async (quiet = false) => {
     if (!entity) return;
     setMissing(new Set());
     if (isNew) {
@@ -139,7 +140,7 @@ export const RecordForm = ({
       setStatus('ready');
       return;
     }
-    setStatus('loading');
+    if (!quiet) setStatus('loading');
     try {
       const r = await fetchRecord(routeId);
       if (!r) {
@@ -149,7 +150,7 @@ export const RecordForm = ({
       }
       setLoaded(r);
       setEdited(r);
-      setStatus('ready');
+      if (!quiet) setStatus('ready');
     } catch (e) {
       setLoadError(e instanceof Error ? e.message : String(e));
       setStatus('error');
@@ -225,15 +226,17 @@ export const RecordForm = ({
         setStatus('ready');
         return true;
       }
-      setStatus('ready');
       if (close) {
+        setStatus('ready');
         proceeding.current = true;
         setLoaded(current);
         if (inDialog) onClose?.();
         else goBack();
         return true;
       }
-      await load();
+      // Still 'saving' while the stored record comes back, so its own change event is not taken for another's.
+      await load(true);
+      setStatus('ready');
       return true;
     } catch (e) {
       setStatus('ready');
