@@ -33,6 +33,7 @@ import {
 } from '@tessera/core';
 import { importFileKind, importFileSource } from '../csv/import-file-reader.js';
 import { writeExport } from '../csv/export-file.js';
+import { FileRowSpool } from '../csv/file-row-spool.js';
 import { sendDomainError, sendText } from '../http-errors.js';
 import { signed } from '../session-guard.js';
 import type { Tenant, Tenants } from '../tenants.js';
@@ -157,7 +158,9 @@ export const importExportRoutes = (deps: ImportExportDeps): Router => {
     if (!entity) return sendDomainError(res, noObject(upload.entity));
     uploads.delete(upload.id); // one commit per upload, even when two arrive at once
     try {
-      const outcome = await runImport(s.tenant.store, settingsFor(entity, s.caller, body.right.match, body.right.mode), importFileSource(upload.path));
+      const outcome = await runImport(s.tenant.store, settingsFor(entity, s.caller, body.right.match, body.right.mode), importFileSource(upload.path), {
+        spool: new FileRowSpool(upload.dir),
+      });
       res.json(outcome);
     } finally {
       drop(upload);

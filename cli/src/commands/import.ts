@@ -9,7 +9,7 @@ import {
   type ImportMode,
   type ImportPreview,
 } from '@tessera/core';
-import { importFileSource } from '@tessera/adapters-http';
+import { FileRowSpool, importFileSource } from '@tessera/adapters-http';
 import { existsSync } from 'node:fs';
 import { CliFailure, EXIT } from '../program.js';
 import { withContainer, withHostOptions, type HostOptions } from './host-options.js';
@@ -76,6 +76,7 @@ export const registerImport = (program: Command): void => {
         { entity, caller: systemCaller(), mode: o.mode, matchField: o.match, writeBatchSize: o.batchSize },
         importFileSource(o.file),
         {
+          spool: new FileRowSpool(),
           onProgress: (p) => progress.update(p),
           confirm: async (preview) => {
             progress.finish();

@@ -7,7 +7,8 @@ import { systemCaller, type RecordStore } from '../ports/record-store.js';
 import type { FetchRequest } from '../query/query.js';
 import { InMemoryRecordStore } from '../store/in-memory-record-store.js';
 import type { ImportFileEvent } from './import-rows.js';
-import { previewImport, runImport, type ImportSettings, type ImportSource } from './import-run.js';
+import { previewImport, runImport, type ImportSettings, type ImportSource, type RowSpool } from './import-run.js';
+import type { ImportRow } from './import-rows.js';
 
 const right = <A>(e: Either<unknown, A>): A => {
   if (!isRight(e)) throw new Error(JSON.stringify(e.left));
@@ -165,6 +166,31 @@ describe('issue 7 section 4: nothing half-written', () => {
     expect(out.errors).toBe(1);
     expect(out.errorLines[0]).toMatch(/^Line 7: ERR_/);
     expect((await all()).length).toBe(8);
+  });
+
+  it('with a row spool, pass 2 writes the rows pass 1 checked without reading the file again; the spool is discarded', async () => {
+    const { logged, all } = storeWithLog();
+    let reads = 0;
+    const rows = Array.from({ length: 25 }, (_, i) => [`N${i}`, i === 3 ? 'x' : String(i)]);
+    const source = csv(['name', 'employees'], rows);
+    const counted: ImportSource = () => {
+      reads++;
+      return source();
+    };
+    const kept: string[] = [];
+    let discarded = false;
+    const spool: RowSpool = {
+      append: async (rs) => void kept.push(...rs.map((r) => JSON.stringify(r))),
+      batches: async function* (size: number) {
+        for (let i = 0; i < kept.length; i += size) yield kept.slice(i, i + size).map((t) => JSON.parse(t) as ImportRow);
+      },
+      discard: async () => void (discarded = true),
+    };
+    const out = await runImport(logged, settings({ mode: 'create', writeBatchSize: 10 }), counted, { spool });
+    expect(reads).toBe(1);
+    expect(discarded).toBe(true);
+    expect(out.text).toBe("Imported: 24 records\nErrors: 1\nLine 5, employees: 'x' is not a number");
+    expect((await all()).length).toBe(24);
   });
 
   it('declining the confirmation cancels with no records processed', async () => {

@@ -44,6 +44,18 @@ export type ImportSettings = {
 /** A source of the file's events; called once per pass (the file is read twice). */
 export type ImportSource = () => AsyncIterable<ImportFileEvent>;
 
+/**
+ * Where pass 1 keeps its rows, coerced and with lookups resolved, so that pass 2 reads them back
+ * instead of parsing and coercing the file again. An adapter keeps them on disk (bounded memory);
+ * without a spool, pass 2 reads the source again. Rows are appended in file order.
+ */
+export interface RowSpool {
+  append(rows: readonly ImportRow[]): Promise<void>;
+  /** The rows again, in batches of `size`, after the last append. */
+  batches(size: number): AsyncIterable<ImportRow[]>;
+  discard(): Promise<void>;
+}
+
 export type ImportProgress = { phase: 'validate' | 'write'; rows: number; written: number; total?: number };
 
 export type PreviewRow = { line: number; action: RowAction; values: EntityRecord; errors: string[]; notes: string[] };
@@ -119,7 +131,7 @@ export const previewImport = async (
   store: ImportStore,
   settings: ImportSettings,
   source: ImportSource,
-  options: { sampleSize?: number; onProgress?: (p: ImportProgress) => void } = {},
+  options: { sampleSize?: number; onProgress?: (p: ImportProgress) => void; spool?: RowSpool } = {},
 ): Promise<ImportPreview> => {
   const reader = new RowReader(settings.entity, { restoreFormulas: settings.restoreFormulas });
   const size = settings.writeBatchSize ?? DEFAULT_WRITE_BATCH;
@@ -136,6 +148,8 @@ export const previewImport = async (
     if (counts.rows === 0) fatal = checkMatchField(settings, reader, sawHeader);
     if (fatal !== undefined) return false;
     await resolveLookups(store, settings.caller, rows);
+    // Spooled before marking: pass 2 marks again against the store as it is then.
+    await options.spool?.append(rows);
     const marked = await markRows(store, settings.caller, settings.entity, settings.mode, settings.matchField, rows, seen);
     if (isLeft(marked)) {
       fatal = marked.left.message;
@@ -225,10 +239,24 @@ export const runImport = async (
   options: {
     confirm?: (preview: ImportPreview) => Promise<boolean>;
     onProgress?: (p: ImportProgress) => void;
+    spool?: RowSpool;
   } = {},
 ): Promise<ImportOutcome> => {
+  try {
+    return await importTwice(store, settings, source, options);
+  } finally {
+    await options.spool?.discard();
+  }
+};
+
+const importTwice = async (
+  store: ImportStore,
+  settings: ImportSettings,
+  source: ImportSource,
+  options: { confirm?: (preview: ImportPreview) => Promise<boolean>; onProgress?: (p: ImportProgress) => void; spool?: RowSpool },
+): Promise<ImportOutcome> => {
   const text = settings.text ?? englishImportText;
-  const preview = await previewImport(store, settings, source, { sampleSize: 0, onProgress: options.onProgress });
+  const preview = await previewImport(store, settings, source, { sampleSize: 0, onProgress: options.onProgress, spool: options.spool });
   const outcome = (o: Omit<ImportOutcome, 'text' | 'imported'>): ImportOutcome => {
     const imported = o.created + o.updated;
     const lines = o.fatal !== undefined ? [o.fatal, ...o.errorLines] : o.errorLines;
@@ -246,8 +274,9 @@ export const runImport = async (
   const seen = newMatchMemory();
   const done = { created: 0, updated: 0, skipped: 0, rows: 0 };
   let fatal: string | undefined;
-  await inBatches(reader, source, settings.writeBatchSize ?? DEFAULT_WRITE_BATCH, async (rows) => {
-    await resolveLookups(store, settings.caller, rows);
+  const size = settings.writeBatchSize ?? DEFAULT_WRITE_BATCH;
+  const writeRows = async (rows: ImportRow[]): Promise<boolean> => {
+    if (options.spool === undefined) await resolveLookups(store, settings.caller, rows);
     const marked = await markRows(store, settings.caller, settings.entity, settings.mode, settings.matchField, rows, seen);
     if (isLeft(marked)) {
       fatal = marked.left.message;
@@ -270,7 +299,11 @@ export const runImport = async (
     }
     options.onProgress?.({ phase: 'write', rows: done.rows, written: done.created + done.updated, total: preview.rows });
     return true;
-  });
+  };
+  if (options.spool === undefined) await inBatches(reader, source, size, writeRows);
+  else {
+    for await (const rows of options.spool.batches(size)) if (!(await writeRows(rows))) break;
+  }
   return outcome({
     created: done.created,
     updated: done.updated,
