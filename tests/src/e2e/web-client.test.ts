@@ -215,6 +215,30 @@ describe('web client in a real browser (issue 8 section 6)', () => {
     await b.context.close();
   });
 
+  it('moves a wizard forward by saving the record with its stage index, and reopens at that step', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, ORG, NINA, PASSWORD);
+    await page.goto(`${server.url}/!/edit/opportunity/0`);
+    await page.locator('form.panels').waitFor();
+    const steps = page.locator('.panel-tabs.wizard [role="tab"]');
+    expect(await steps.count()).toBeGreaterThan(1);
+    expect(await steps.first().getAttribute('aria-selected')).toBe('true');
+    await page.getByText('Step 1 of').waitFor();
+    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Wizard deal');
+    const account = page.getByRole('combobox', { name: 'Account' }).first();
+    await account.click();
+    await account.fill('A');
+    await page.getByRole('listbox', { name: 'Account' }).getByRole('option').first().click();
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.locator('.toast', { hasText: 'Record saved' }).waitFor();
+    await page.waitForURL(/\/!\/edit\/opportunity\/[0-9a-f-]{36}$/);
+    await page.getByText('Step 2 of').waitFor();
+    await screenshot(page, 'form-wizard');
+    await page.reload();
+    await page.getByText('Step 2 of').waitFor();
+    await context.close();
+  });
+
   it('stops the save with MsgRequiredFieldEmpty and the missing labels when a required field is empty', async () => {
     const { context, page } = await newPage(browser);
     await signIn(page, server.url, ORG, NINA, PASSWORD);
