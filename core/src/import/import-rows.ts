@@ -156,7 +156,8 @@ export class RowReader {
     for (let i = 0; i < bindings.length; i++) {
       const binding = bindings[i];
       if (binding === null) continue;
-      const raw = this.restore ? restoreNeutralized(cells[i]) : cells[i];
+      const cell = cells[i];
+      const raw = this.restore && cell.charCodeAt(0) === 39 ? restoreNeutralized(cell) : cell; // 39: a leading quote
       addCell(b, binding, raw, binding.property.logicalName);
     }
     return applyTargets(b);
