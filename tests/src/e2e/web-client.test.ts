@@ -338,6 +338,25 @@ describe('web client in a real browser (issue 8 section 6)', () => {
     await context.close();
   });
 
+  it("deletes a record after 'Are you sure you want delete this record?' and restores it from the audit (Record restored)", async () => {
+    const admin = await api('admin@demo.test');
+    const id = await admin.create('contact', { name: 'Restore Me', lastname: 'Restore' });
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, ORG, 'admin@demo.test', PASSWORD);
+    await openRecord(page, 'contact', id);
+    await page.getByRole('button', { name: 'Delete' }).click();
+    await expect.poll(() => dialogText(page).textContent()).toBe('Are you sure you want delete this record?');
+    await page.locator('dialog.modal[open]').getByRole('button', { name: 'Delete' }).click();
+    await page.waitForURL((u) => !u.pathname.includes(id));
+    expect(await admin.fetchRecords({ entity: { name: 'contact', filter: { conditions: [{ attribute: 'id', operator: 'eq', value: id }] } } })).toHaveLength(0);
+    const [audit] = await admin.fetchRecords({ entity: { name: 'audit', attributes: [{ attribute: 'id' }], filter: { conditions: [{ attribute: 'objectid', operator: 'eq', value: id }] } } });
+    await openRecord(page, 'audit', String(audit.id));
+    await page.getByRole('button', { name: 'Undo Delete' }).click();
+    await page.locator('.toast', { hasText: 'Record restored' }).waitFor();
+    expect(await admin.fetchRecords({ entity: { name: 'contact', filter: { conditions: [{ attribute: 'id', operator: 'eq', value: id }] } } })).toHaveLength(1);
+    await context.close();
+  });
+
   it("creates a copy named 'Copy of {name}' as a new record", async () => {
     const own = await accountOwnedBy(NINA);
     const { context, page } = await newPage(browser);
