@@ -117,6 +117,11 @@ export class RowReader {
     this.restore = options.restoreFormulas ?? true;
   }
 
+  /** Whether the file had a header row (CSV). */
+  get hasHeader(): boolean {
+    return this.header !== undefined;
+  }
+
   /** The listed, ignored columns (spec: unknown columns are ignored and listed). */
   ignoredColumns(): string[] {
     return [...this.ignored.values()].map(ignoredColumnText);

@@ -142,10 +142,8 @@ export const previewImport = async (
   const sample: PreviewRow[] = [];
   const seen = newMatchMemory();
   let fatal: string | undefined;
-  let sawHeader = false;
-  const tracked: ImportSource = () => track(source(), () => (sawHeader = true));
-  await inBatches(reader, tracked, size, async (rows) => {
-    if (counts.rows === 0) fatal = checkMatchField(settings, reader, sawHeader);
+  await inBatches(reader, source, size, async (rows) => {
+    if (counts.rows === 0) fatal = checkMatchField(settings, reader, reader.hasHeader);
     if (fatal !== undefined) return false;
     await resolveLookups(store, settings.caller, rows);
     // Spooled before marking: pass 2 marks again against the store as it is then.
@@ -169,7 +167,7 @@ export const previewImport = async (
     return true;
   });
   fatal ??= reader.fatal;
-  if (fatal === undefined && counts.rows === 0) fatal = sawHeader ? 'The file has a header but no rows' : 'The file has no records';
+  if (fatal === undefined && counts.rows === 0) fatal = reader.hasHeader ? 'The file has a header but no rows' : 'The file has no records';
   return {
     ...counts,
     ...(fatal === undefined ? {} : { fatal }),
@@ -180,12 +178,6 @@ export const previewImport = async (
   };
 };
 
-async function* track(events: AsyncIterable<ImportFileEvent>, onHeader: () => void): AsyncIterable<ImportFileEvent> {
-  for await (const e of events) {
-    if (e.type === 'header') onHeader();
-    yield e;
-  }
-}
 
 const writeItem = (entity: Entity, r: MarkedRow): WriteItem => {
   if (r.action === 'update') {
