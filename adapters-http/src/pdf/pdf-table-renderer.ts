@@ -67,7 +67,7 @@ export const renderPdfTable = async (
     let w = doc.widthOfString(headers[i]);
     doc.font(REGULAR);
     for (const r of pending) w = Math.max(w, doc.widthOfString(r[i] ?? ''));
-    return w + 2 * pad;
+    return w + 0.5; // rounding must not make a measured line wrap
   });
   const longestWord = (text: string): number => Math.max(0, ...text.split(/\s+/).map((w) => doc.widthOfString(w)));
   const minimum = table.columns.map((_, i) => {
@@ -75,9 +75,11 @@ export const renderPdfTable = async (
     let w = longestWord(headers[i]);
     doc.font(REGULAR);
     for (const r of pending) w = Math.max(w, longestWord(r[i] ?? ''));
-    return w + 2 * pad;
+    return w + 0.5;
   });
-  const fit = fitColumns(natural, available, table.fontSize, minimum);
+  // Texts scale with the font, the padding does not: fit the texts into what the padding leaves.
+  const textFit = fitColumns(natural, available - 2 * pad * natural.length, table.fontSize, minimum);
+  const fit = { ...textFit, widths: textFit.widths.map((w) => w + 2 * pad) };
   const fontSize = fit.fontSize;
   const xs = fit.widths.reduce<number[]>((acc, w, i) => [...acc, (acc[i] ?? m) + w], [m]);
 
