@@ -406,15 +406,24 @@ describe('web client in a real browser (issue 8 section 6)', () => {
     await context.close();
   });
 
-  it('shows the inactivity popup when the session ends, with Back to Login', async () => {
+  it('shows the inactivity popup when the session ends, and removes it after signing in through the popup login window', async () => {
     const { context, page } = await newPage(browser);
     await signIn(page, server.url, ORG, NINA, PASSWORD);
     await page.locator('.grid tbody a.row-link').first().waitFor();
     await page.evaluate(`fetch('/api/logout', { method: 'POST', headers: { 'x-accessptoken': localStorage.getItem('tessera.token') } })`);
     await page.getByRole('button', { name: 'Refresh' }).click();
     await page.getByText('You were logged out due to inactivity').waitFor();
-    await page.getByRole('button', { name: 'Back to Login' }).waitFor();
     await screenshot(page, 'inactivity');
+    // Back to Login opens a popup login window; once it signs in, the popup goes away.
+    const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'Back to Login' }).click()]);
+    await popup.getByLabel('Organization').fill(ORG);
+    await popup.getByLabel('Email').fill(NINA);
+    await popup.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await popup.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await popup.getByText('Login complete, you can close this window.').waitFor();
+    await page.getByText('You were logged out due to inactivity').waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.locator('.grid tbody a.row-link').first().waitFor();
     await context.close();
   });
 

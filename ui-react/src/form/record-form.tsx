@@ -25,7 +25,7 @@ import { useApi } from '../api/context.js';
 import { language, useT } from '../i18n.js';
 import { caller, entityOf, guiObjects, parsedBody, session } from '../state/session.js';
 import { objectChangedEvent } from '../state/realtime.js';
-import { alertDialog, ask, confirmDialog, toast } from '../ui/dialogs.js';
+import { alertDialog, alertFailure, ask, confirmDialog, toast } from '../ui/dialogs.js';
 import { Icon } from '../ui/icons.js';
 import { PanelView, type PanelContext } from './panels.js';
 
@@ -240,7 +240,7 @@ export const RecordForm = ({
       return true;
     } catch (e) {
       setStatus('ready');
-      await alertDialog(e instanceof Error ? e.message : String(e), t('CmdOk'));
+      await alertFailure(e, t('CmdOk'));
       return false;
     }
   };
@@ -258,7 +258,7 @@ export const RecordForm = ({
       if (inDialog) onClose?.();
       else goBack();
     } catch (e) {
-      await alertDialog(e instanceof Error ? e.message : String(e), t('CmdOk'));
+      await alertFailure(e, t('CmdOk'));
     }
   };
 
@@ -269,7 +269,7 @@ export const RecordForm = ({
       await api.update('create', String(loaded.logicalname ?? ''), body);
       toast(t('MsgRecordRestored'));
     } catch (e) {
-      await alertDialog(e instanceof Error ? e.message : String(e), t('CmdOk'));
+      await alertFailure(e, t('CmdOk'));
     }
   };
 

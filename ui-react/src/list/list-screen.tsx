@@ -10,7 +10,7 @@ import { formatValue, optionColor } from '../format.js';
 import { caller, entityOf, guiObjects, parsedBody, session } from '../state/session.js';
 import { KEYS, session as sessionStore } from '../state/storage.js';
 import { objectChangedEvent } from '../state/realtime.js';
-import { alertDialog, confirmDialog } from '../ui/dialogs.js';
+import { alertDialog, alertFailure, confirmDialog } from '../ui/dialogs.js';
 import { Icon } from '../ui/icons.js';
 import { useShell } from '../shell/shell.js';
 import { listRequest, searchFilter, viewsOf } from './list-query.js';
@@ -122,7 +122,7 @@ const ListScreen = () => {
     } catch (e) {
       if (n !== seq.current) return;
       setRows([]);
-      void alertDialog(t('MsgListLoadFailed', { message: e instanceof Error ? e.message : String(e) }), t('CmdOk'));
+      void alertFailure(e, t('CmdOk'), (message) => t('MsgListLoadFailed', { message }));
     } finally {
       if (n === seq.current) setLoading(false);
     }
@@ -172,7 +172,7 @@ const ListScreen = () => {
       setSelected(new Set());
       await load();
     } catch (e) {
-      await alertDialog(e instanceof Error ? e.message : String(e), t('CmdOk'));
+      await alertFailure(e, t('CmdOk'));
     }
   };
 

@@ -2,6 +2,7 @@ import { signal } from '@preact/signals-react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useRef } from 'react';
 import { useT } from '../i18n.js';
+import { ServerError } from '../api/client.js';
 
 /**
  * Modal questions and alerts as promises, drawn by one host with the native <dialog> element
@@ -22,6 +23,15 @@ export const confirmDialog = async (message: string, yes: string, no: string, da
 
 export const alertDialog = async (message: string, ok: string, title?: string): Promise<void> => {
   await ask({ title, message, cancelId: 'ok', tone: 'error', buttons: [{ id: 'ok', label: ok, kind: 'primary' }] });
+};
+
+/**
+ * Alerts a failed operation. A lost session (401) is not alerted: the inactivity popup says it,
+ * and an alert on top would hide its Back to Login button.
+ */
+export const alertFailure = async (e: unknown, ok: string, wrap: (message: string) => string = (m) => m): Promise<void> => {
+  if (e instanceof ServerError && e.status === 401) return;
+  await alertDialog(wrap(e instanceof Error ? e.message : String(e)), ok);
 };
 
 export const DialogHost = () => {
