@@ -11,6 +11,8 @@ import { requestLog } from './request-log.js';
 import { adminRoutes } from './routes/admin-routes.js';
 import { contextRoutes } from './routes/context-routes.js';
 import { dataRoutes } from './routes/data-routes.js';
+import { graphRoutes, type GraphRouteDeps } from './routes/graph-routes.js';
+import { providerRoutes, type ProviderRouteDeps } from './routes/provider-routes.js';
 import { organizationRoutes, type OrganizationFactory } from './routes/organization-routes.js';
 import { signInRoutes } from './routes/sign-in-routes.js';
 import { streamRoutes } from './routes/stream-routes.js';
@@ -44,6 +46,10 @@ export type HttpDeps = {
   clock: Clock;
   logger: Logger;
   config: HttpConfig;
+  /** Provider sign-in (/auth/...); without it those paths answer 404. */
+  providers?: ProviderRouteDeps;
+  /** GET /api/azure/accesstoken and POST /api/distance; without it those calls answer 404. */
+  graph?: GraphRouteDeps;
   /** Routers mounted under /api behind the session guard (import/export). */
   extraRoutes?: Array<(guard: express.RequestHandler) => Router>;
 };
@@ -89,9 +95,11 @@ export const createApp = (deps: HttpDeps): express.Express => {
   api.use(surveyRoutes({ tenants: deps.tenants, directory: deps.directory }));
   api.use(contextRoutes(deps.config, guard));
   api.use(dataRoutes(deps.sessions, deps.clock, guard));
+  if (deps.graph) api.use(graphRoutes(deps.graph, guard));
   for (const extra of deps.extraRoutes ?? []) api.use(extra(guard));
   api.use((req, res) => sendText(res, 404, `ERR_NOT_FOUND: no call ${req.method} /api${req.path}`));
   app.use('/api', api);
+  if (deps.providers) app.use('/auth', providerRoutes(deps.providers));
 
   const dist = deps.config.staticDir ? resolve(deps.config.staticDir) : undefined;
   if (dist && existsSync(join(dist, 'index.html'))) {

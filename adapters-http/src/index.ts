@@ -20,3 +20,7 @@ export * from './routes/data-routes.js';
 export * from './csv/index.js';
 export * from './pdf/index.js';
 export * from './routes/import-export-routes.js';
+export * from './routes/provider-routes.js';
+export * from './routes/provider-flow.js';
+export * from './routes/graph-routes.js';
+export * from './routes/graph-directions-request.js';

@@ -5,11 +5,44 @@ import { existsSync } from 'node:fs';
 import type { Container } from 'inversify';
 import type { Logger } from 'pino';
 import type { Express, RequestHandler, Router } from 'express';
-import { Tokens, type Clock, type OrganizationDirectory, type SessionStore, type SignInService } from '@tessera/core';
-import { createApp, importExportRoutes, type OrganizationFactory, type PuzzleSeal, type Tenants } from '@tessera/adapters-http';
+import {
+  ProviderSignInService,
+  Tokens,
+  type Clock,
+  type DirectionsService,
+  type GraphTokenSource,
+  type IdentityProvider,
+  type OrganizationDirectory,
+  type SessionStore,
+  type SignInService,
+} from '@tessera/core';
+import {
+  createApp,
+  importExportRoutes,
+  ProviderFlowSeal,
+  randomSecret,
+  type GraphRouteDeps,
+  type OrganizationFactory,
+  type ProviderRouteDeps,
+  type PuzzleSeal,
+  type Tenants,
+} from '@tessera/adapters-http';
+import {
+  ClientCredentialsGraphTokenSource,
+  directionsConfigFromEnv,
+  GoogleDirectionsService,
+  graphTokenConfigFromEnv,
+  OidcIdentityProvider,
+  oidcClientsFromEnv,
+} from '@tessera/adapters-graph';
 import { buildContainer, closeContainer, CliTokens, repositoryRoot, type HostConfig, type HostOverrides } from './container.js';
 
-export const ServerTokens = { App: Symbol.for('HttpApp'), ExtraRoutes: Symbol.for('ExtraRoutes') } as const;
+export const ServerTokens = {
+  App: Symbol.for('HttpApp'),
+  ExtraRoutes: Symbol.for('ExtraRoutes'),
+  ProviderRoutes: Symbol.for('ProviderRoutes'),
+  GraphRoutes: Symbol.for('GraphRoutes'),
+} as const;
 
 export type ServerOptions = HostConfig & {
   port: number;
@@ -18,6 +51,8 @@ export type ServerOptions = HostConfig & {
   /** The web client's build; default ui-react/dist of this repository. */
   staticDir?: string;
   buildDate?: string;
+  /** Where provider sign-in, cloud token and directions settings are read (default process.env; docs/api.md). */
+  env?: Record<string, string | undefined>;
 };
 
 export type RunningServer = { url: string; port: number; container: Container; server: Server; close(): Promise<void> };
@@ -33,6 +68,41 @@ export const buildServerContainer = async (
     (tenants: Tenants, clock: Clock, logger: Logger) => [(guard: RequestHandler) => importExportRoutes({ guard, tenants, clock, logger })],
     [CliTokens.Tenants, Tokens.Clock, Tokens.Logger],
   );
+  // Provider sign-in, the cloud token and directions (docs/api.md "Provider sign-in, cloud token, distances").
+  const env = options.env ?? process.env;
+  c.bind<IdentityProvider>(Tokens.IdentityProvider).toConstantValue(new OidcIdentityProvider(oidcClientsFromEnv(env)));
+  c.bind<GraphTokenSource>(Tokens.GraphTokenSource).toResolvedValue(
+    (clock: Clock) => new ClientCredentialsGraphTokenSource(graphTokenConfigFromEnv(env), clock),
+    [Tokens.Clock],
+  );
+  c.bind<DirectionsService>(Tokens.DirectionsService).toConstantValue(new GoogleDirectionsService(directionsConfigFromEnv(env)));
+  c.bind<GraphRouteDeps>(ServerTokens.GraphRoutes).toResolvedValue(
+    (tokens: GraphTokenSource, directions: DirectionsService) => ({ tokens, directions }),
+    [Tokens.GraphTokenSource, Tokens.DirectionsService],
+  );
+  c.bind<ProviderRouteDeps>(ServerTokens.ProviderRoutes).toResolvedValue(
+    (
+      identity: IdentityProvider,
+      directory: OrganizationDirectory,
+      sessions: SessionStore,
+      organizations: OrganizationFactory,
+      puzzles: PuzzleSeal,
+      clock: Clock,
+      logger: Logger,
+    ) => ({
+      identity,
+      providerSignIn: new ProviderSignInService({ directory, sessions, organizations, clock, randomSecret, config: { sessionIdleMs: options.sessionIdleMs } }),
+      directory,
+      sessions,
+      puzzles,
+      flows: new ProviderFlowSeal(),
+      clock,
+      logger,
+      publicUrl: env.TESSERA_PUBLIC_URL?.trim() || undefined,
+      allowedOrigins: (env.TESSERA_AUTH_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter((o) => o !== ''),
+    }),
+    [Tokens.IdentityProvider, Tokens.OrganizationDirectory, Tokens.SessionStore, CliTokens.Organizations, CliTokens.Puzzles, Tokens.Clock, Tokens.Logger],
+  );
   c.bind<Express>(ServerTokens.App).toResolvedValue(
     (
       signIn: SignInService,
@@ -44,8 +114,12 @@ export const buildServerContainer = async (
       clock: Clock,
       logger: Logger,
       extraRoutes: Array<(guard: RequestHandler) => Router>,
+      providers: ProviderRouteDeps,
+      graph: GraphRouteDeps,
     ) =>
       createApp({
+        providers,
+        graph,
         signIn,
         sessions,
         directory,
@@ -72,6 +146,8 @@ export const buildServerContainer = async (
       Tokens.Clock,
       Tokens.Logger,
       ServerTokens.ExtraRoutes,
+      ServerTokens.ProviderRoutes,
+      ServerTokens.GraphRoutes,
     ],
   );
   return c;

@@ -98,3 +98,5 @@ export * from './import/index.js';
 /** Export rules: CSV/JSON writers, formula neutralization, export options, totals, exportPlan, the PDF table model and fitColumns. */
 export * from './export/index.js';
 export * from './services/demo-records.js';
+/** ProviderSignInService: sign-in and sign-up with a verified identity of an outside provider (Google, Facebook, Apple, Microsoft). */
+export * from './services/provider-sign-in.js';

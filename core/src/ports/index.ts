@@ -8,3 +8,6 @@ export * from './session-store.js';
 export * from './organization-directory.js';
 export * from './mailer.js';
 export * from './schema-store.js';
+export * from './identity-provider.js';
+export * from './graph-token-source.js';
+export * from './directions-service.js';

@@ -19,6 +19,7 @@ export const Tokens = {
   Geocoder: Symbol.for('Geocoder'),
   DirectionsService: Symbol.for('DirectionsService'),
   IdentityProvider: Symbol.for('IdentityProvider'),
+  GraphTokenSource: Symbol.for('GraphTokenSource'),
   Db: Symbol.for('Db'),
   Config: Symbol.for('Config'),
   Logger: Symbol.for('Logger'),

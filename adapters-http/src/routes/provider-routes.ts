@@ -1,0 +1,155 @@
+import { createHash, randomBytes } from 'node:crypto';
+import express, { Router, type Request, type Response } from 'express';
+import { isLeft } from 'fp-ts/lib/Either.js';
+import type { Logger } from 'pino';
+import {
+  isProviderName,
+  normalizeOrganizationName,
+  PUZZLE_DIFFICULTY,
+  verifyPuzzle,
+  type Clock,
+  type IdentityProvider,
+  type OrganizationDirectory,
+  type ProviderFailure,
+  type ProviderName,
+  type ProviderSignInService,
+  type SessionStore,
+} from '@tessera/core';
+import type { PuzzleSeal } from '../auth/puzzle-seal.js';
+import { sendText } from '../http-errors.js';
+import { clientOf } from './form-fields.js';
+import { cookieOf, flowCookieName, originOf, PROVIDER_FLOW_VALIDITY_MS, safeRedirectPath, type ProviderFlow, type ProviderFlowSeal } from './provider-flow.js';
+
+export type ProviderRouteDeps = {
+  identity: IdentityProvider;
+  providerSignIn: ProviderSignInService;
+  directory: OrganizationDirectory;
+  sessions: SessionStore;
+  puzzles: PuzzleSeal;
+  flows: ProviderFlowSeal;
+  clock: Clock;
+  logger: Logger;
+  /** TESSERA_PUBLIC_URL when set: the callback address given to providers is built on it; else on the request's own address. */
+  publicUrl?: string;
+  /** Origins besides this server's own that a sign-in may return to (TESSERA_AUTH_ALLOWED_ORIGINS). */
+  allowedOrigins?: readonly string[];
+};
+
+const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');
+
+const first = (v: unknown): string => (typeof v === 'string' ? v : '');
+
+/** Refusals of a provider sign-in are text, like the other sign-in refusals (docs/api.md). */
+const refuse = (res: Response, status: number, text: string): void => {
+  res.setHeader('Cache-Control', 'no-store');
+  sendText(res, status, text);
+};
+
+const sendProviderFailure = (res: Response, f: ProviderFailure): void =>
+  f.kind === 'NOT_CONFIGURED' ? refuse(res, 501, `ERR_NOT_CONFIGURED: ${f.message}`) : refuse(res, 502, `ERR_LOGIN: ${f.message}`);
+
+/**
+ * The provider sign-in of spec 000 section 7: `GET /auth/{provider}/{organization}` and
+ * `GET /auth/{provider}/signup/{organization}` send the browser to the provider; the provider
+ * returns it to `/auth/callback/{provider}`, which signs in (or creates the organization) and
+ * sends the browser to `{origin}{redirectUrl}#token={token}`.
+ */
+export const providerRoutes = (deps: ProviderRouteDeps): Router => {
+  const r = Router();
+  const ownOrigin = (req: Request): string => `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+  const base = (req: Request): string => (deps.publicUrl ? deps.publicUrl.replace(/\/+$/, '') : ownOrigin(req));
+  const allowed = (req: Request, origin: string): boolean =>
+    origin === ownOrigin(req) || origin === originOf(base(req)) || (deps.allowedOrigins ?? []).some((o) => originOf(o) === origin);
+
+  const start = async (req: Request, res: Response, mode: ProviderFlow['mode']): Promise<void> => {
+    const provider = String(req.params.provider);
+    if (!isProviderName(provider)) return refuse(res, 404, `ERR_NOT_FOUND: no sign-in provider ${provider.slice(0, 50)}`);
+    if (!deps.identity.configured().includes(provider)) return refuse(res, 501, `ERR_NOT_CONFIGURED: sign-in with ${provider} is not configured on this server`);
+    const org = normalizeOrganizationName(String(req.params.organization));
+    if (!org) return refuse(res, 400, 'ERR_INPUT: the organization name is not valid');
+    const redirectUrl = safeRedirectPath(first(req.query.redirectUrl));
+    if (redirectUrl === null) return refuse(res, 400, 'ERR_INPUT: redirectUrl must be a path of this site');
+    const origin = first(req.query.origin) === '' ? ownOrigin(req) : originOf(first(req.query.origin));
+    if (origin === null || !allowed(req, origin)) return refuse(res, 400, 'ERR_INPUT: origin is not an address of this site');
+
+    let puzzle: ProviderFlow['puzzle'];
+    const now = deps.clock.now().getTime();
+    if (mode === 'signup') {
+      // The same proof of work as /api/signup, checked before the detour to the provider.
+      let solved: { cookie?: unknown; iv?: unknown; solved?: unknown } = {};
+      try {
+        solved = JSON.parse(first(req.query.puzzle).slice(0, 8192) || '{}') as typeof solved;
+      } catch {
+        /* an unreadable puzzle is an invalid one */
+      }
+      const state = deps.puzzles.open(first(solved.cookie), first(solved.iv));
+      if (!state || state.expires <= now || state.difficulty !== PUZZLE_DIFFICULTY) return refuse(res, 400, 'ERR_INPUT: the puzzle is invalid or expired');
+      if (!(await verifyPuzzle(state.salt, state.hash, first(solved.solved).slice(0, 100), sha256Hex))) return refuse(res, 400, 'ERR_INPUT: the puzzle is not solved');
+      if ((await deps.directory.status(org)) !== null) return refuse(res, 400, `ERR_INPUT: the organization ${org} exists already`);
+      puzzle = { id: state.id, expires: state.expires };
+    }
+
+    const redirectUri = `${base(req)}/auth/callback/${provider}`;
+    const started = await deps.identity.start(provider, redirectUri);
+    if (isLeft(started)) return sendProviderFailure(res, started.left);
+    const { state, nonce, codeVerifier } = started.right;
+    const flow: ProviderFlow = { provider, mode, org, origin, redirectUrl, redirectUri, state, nonce, codeVerifier, puzzle, expires: now + PROVIDER_FLOW_VALIDITY_MS };
+    const https = redirectUri.startsWith('https:');
+    res.cookie(flowCookieName(state), deps.flows.seal(flow), {
+      httpOnly: true,
+      path: '/auth/callback/',
+      maxAge: PROVIDER_FLOW_VALIDITY_MS,
+      secure: https,
+      // A form_post callback (Apple) is a cross-site POST: only SameSite=None cookies come along, and those need https.
+      sameSite: https ? 'none' : 'lax',
+    });
+    res.setHeader('Cache-Control', 'no-store');
+    res.redirect(302, started.right.url);
+  };
+
+  // Registered before /:provider/:organization, so that "signup" is never read as an organization.
+  r.get('/:provider/signup/:organization', (req, res) => start(req, res, 'signup'));
+
+  const callback = async (req: Request, res: Response): Promise<void> => {
+    const provider = String(req.params.provider);
+    if (!isProviderName(provider)) return refuse(res, 404, `ERR_NOT_FOUND: no sign-in provider ${provider.slice(0, 50)}`);
+    const source = (req.method === 'POST' ? req.body : req.query) as Record<string, unknown>;
+    const params: Record<string, string> = {};
+    for (const k of ['code', 'state', 'iss', 'error', 'error_description', 'session_state', 'user']) {
+      const v = first(source?.[k]);
+      if (v !== '') params[k] = v.slice(0, 4096);
+    }
+    const state = params.state ?? '';
+    const cookie = state ? flowCookieName(state) : '';
+    const flow = cookie ? deps.flows.open(cookieOf(req.headers.cookie, cookie)) : null;
+    // The flow is bound to the browser that started it: a callback sent to someone else (login CSRF) finds no cookie.
+    if (!flow || flow.state !== state || flow.provider !== provider || flow.expires <= deps.clock.now().getTime())
+      return refuse(res, 400, 'ERR_LOGIN: this sign-in was not started in this browser, or it took longer than 10 minutes; please start it again');
+    // One try per flow: whatever happens next, the cookie is gone.
+    res.clearCookie(cookie, { path: '/auth/callback/', httpOnly: true, secure: flow.redirectUri.startsWith('https:'), sameSite: flow.redirectUri.startsWith('https:') ? 'none' : 'lax' });
+
+    const identity = await deps.identity.finish(provider as ProviderName, params, flow);
+    if (isLeft(identity)) {
+      deps.logger.info({ provider, org: flow.org, reason: identity.left.message }, 'provider sign-in refused');
+      return identity.left.kind === 'NOT_CONFIGURED' ? sendProviderFailure(res, identity.left) : refuse(res, 401, `ERR_LOGIN: ${provider} sign-in failed: ${identity.left.message}`);
+    }
+    if (flow.mode === 'signup' && flow.puzzle && !(await deps.sessions.usePuzzle(flow.puzzle.id, new Date(Math.max(flow.puzzle.expires, flow.expires)))))
+      return refuse(res, 400, 'ERR_INPUT: the puzzle was used already');
+    const signedIn =
+      flow.mode === 'signup'
+        ? await deps.providerSignIn.signUp(flow.org, identity.right, clientOf(req))
+        : await deps.providerSignIn.signIn(flow.org, identity.right, clientOf(req));
+    if (isLeft(signedIn)) return refuse(res, signedIn.left.status, `${signedIn.left.reason}: ${signedIn.left.message}`);
+    // The token travels in the fragment: browsers never send it to a server or put it in a Referer.
+    res.setHeader('Cache-Control', 'no-store');
+    res.redirect(303, `${flow.origin}${flow.redirectUrl}#token=${encodeURIComponent(signedIn.right.token)}&org=${encodeURIComponent(signedIn.right.session.orgName)}`);
+  };
+
+  r.get('/callback/:provider', callback);
+  r.post('/callback/:provider', express.urlencoded({ extended: false, limit: '16kb' }), callback);
+  r.get('/:provider/:organization', (req, res) => start(req, res, 'signin'));
+  return r;
+};
+
+/** A secret nobody knows: the password of a user who signed up with a provider. */
+export const randomSecret = (): string => randomBytes(32).toString('base64url');
