@@ -68,6 +68,7 @@ const TagsEditor = ({ id, value, onChange, disabled, label }: { id: string; valu
       {!disabled && (
         <input
           id={id}
+          aria-label={`${label}: ${t('LblAddTag')}`}
           value={text}
           placeholder={t('LblAddTag')}
           aria-invalid={warn || undefined}
@@ -137,7 +138,7 @@ const OptionEditor = ({ id, p, options, value, onChange, disabled, label, descri
   return (
     <div className="select-wrap">
       {current?.color && <span className="dot select-dot" style={{ background: current.color }} aria-hidden="true" />}
-      <select id={id} disabled={disabled} aria-describedby={describedBy} aria-invalid={invalid || undefined} value={value ?? ''} onChange={(e) => onChange(e.target.value === '' ? null : Number(e.target.value))} className={current?.color ? 'has-dot' : ''}>
+      <select id={id} disabled={disabled} aria-labelledby={`${id}-label`} aria-describedby={describedBy} aria-invalid={invalid || undefined} value={value ?? ''} onChange={(e) => onChange(e.target.value === '' ? null : Number(e.target.value))} className={current?.color ? 'has-dot' : ''}>
         <option value="">{t('LblNone')}</option>
         {options.map((o) => (
           <option key={o.value} value={o.value}>
@@ -186,7 +187,8 @@ const rememberWriteIn = (entity: string, field: string, value: string, fixed: st
 export const FieldEditor = (props: EditorProps) => {
   const { id, p, f, value, record, disabled, invalid, describedBy, label, onChange, entityName } = props;
   const listId = useId();
-  const common = { id, disabled, 'aria-describedby': describedBy, 'aria-invalid': invalid || undefined } as const;
+  // Every editor is named by its field's label (the label element carries the id `${id}-label`).
+  const common = { id, disabled, 'aria-describedby': describedBy, 'aria-invalid': invalid || undefined, 'aria-labelledby': `${id}-label` } as const;
   const options = optionsOf(p);
 
   if (p.type === 'Lookup') {

@@ -115,6 +115,7 @@ export const LookupInput = ({
         <input
           id={id}
           role="combobox"
+          aria-label={label}
           aria-expanded={open}
           aria-controls={listId}
           aria-autocomplete="list"
