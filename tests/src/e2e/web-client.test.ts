@@ -470,6 +470,28 @@ describe('web client in a real browser (issue 8 section 6)', () => {
     await context.close();
   });
 
+  it('names every visible control (labels tied to inputs) on the list and the form, and the keyboard reaches the command bar', async () => {
+    const unnamed = `[...document.querySelectorAll('input,select,textarea,button,a[href]')]
+      .filter((el) => el.offsetParent !== null)
+      .filter((el) => !(el.getAttribute('aria-label') || el.getAttribute('aria-labelledby') || (el.id && document.querySelector('label[for="' + el.id + '"]')) || el.closest('label') || ((el.tagName === 'BUTTON' || el.tagName === 'A') && el.textContent.trim())))
+      .map((el) => el.outerHTML.slice(0, 120))`;
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, ORG, NINA, PASSWORD);
+    await page.locator('.grid tbody a.row-link').first().waitFor();
+    expect(await page.evaluate(unnamed)).toEqual([]);
+    await page.locator('.grid tbody a.row-link').first().click();
+    await page.locator('form.panels').waitFor();
+    expect(await page.evaluate(unnamed)).toEqual([]);
+    await page.goto(`${server.url}/!/list/contact`);
+    await page.locator('.grid tbody a.row-link').first().waitFor();
+    expect(await page.evaluate(unnamed)).toEqual([]);
+    // The keyboard reaches the command bar from the search box.
+    await page.getByRole('searchbox', { name: 'Search' }).first().focus();
+    await page.keyboard.press('Shift+Tab');
+    expect(await page.evaluate('document.activeElement.getAttribute("aria-label") || document.activeElement.textContent')).toBe('Refresh');
+    await context.close();
+  });
+
   it('lays out at 360 px: no sideways scrolling and a bottom header of at most 4 items', async () => {
     const { context, page } = await newPage(browser, 360, 740);
     await signIn(page, server.url, ORG, NINA, PASSWORD);
