@@ -8,10 +8,15 @@ export const offeredLanguages = signal<readonly Language[]>(DEFAULT_OFFERED_LANG
 /** Spec 000 section 4: the stored choice, else the browser's language when offered, else en. */
 export const language = signal<Language>(chooseLanguage(local.get(KEYS.language), navigator.languages ?? [navigator.language]));
 
+const applyLang = (lang: Language): void => {
+  document.documentElement.lang = lang === 'cz' ? 'cs' : lang;
+};
+applyLang(language.value);
+
 export const setLanguage = (lang: Language): void => {
   language.value = lang;
   local.set(KEYS.language, lang);
-  document.documentElement.lang = lang === 'cz' ? 'cs' : lang;
+  applyLang(lang);
 };
 
 export const setOfferedLanguages = (langs: readonly string[] | undefined): void => {
@@ -19,6 +24,7 @@ export const setOfferedLanguages = (langs: readonly string[] | undefined): void 
   if (list.length === 0) return;
   offeredLanguages.value = list;
   language.value = chooseLanguage(local.get(KEYS.language), navigator.languages ?? [navigator.language], list);
+  applyLang(language.value);
 };
 
 export type T = (key: MessageKey, params?: Record<string, string | number>) => string;
