@@ -70,14 +70,15 @@ export const safeRedirectPath = (raw: string): string | null => {
   const text = raw === '' ? '/' : raw;
   if (text.length > 2000 || !text.startsWith('/') || text.startsWith('//') || text.startsWith('/\\')) return null;
   // Control characters and backslashes can turn a path into a host in some browsers.
-  if (/[\u0000-\u001f\u007f\\]/.test(text)) return null;
+  if ([...text].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f || c === '\\')) return null;
   let url: URL;
   try {
     url = new URL(text, 'https://same.invalid');
   } catch {
     return null;
   }
-  if (url.origin !== 'https://same.invalid') return null;
+  // `/..//x` normalizes to `//x`, which alone would name another host.
+  if (url.origin !== 'https://same.invalid' || url.pathname.startsWith('//')) return null;
   return `${url.pathname}${url.search}`;
 };
 
