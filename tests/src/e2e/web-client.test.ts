@@ -438,7 +438,7 @@ describe('web client in a real browser (issue 8 section 6)', () => {
     await context.close();
   });
 
-  it("refuses a sign-up whose passwords differ with 'Passwords do not match.'", async () => {
+  it("refuses a sign-up whose passwords differ with 'Passwords do not match.', and signs up with the puzzle solved", async () => {
     const { context, page } = await newPage(browser);
     await page.goto(`${server.url}/signup`);
     await page.getByLabel('Organization').fill('newco');
@@ -447,7 +447,13 @@ describe('web client in a real browser (issue 8 section 6)', () => {
     await page.getByLabel('Password', { exact: true }).fill('a-long-password');
     await page.getByLabel('Confirm password').fill('another-password');
     await page.getByText('Passwords do not match.').waitFor();
-    expect(await page.getByRole('button', { name: 'Sign up', exact: true }).isDisabled()).toBe(true);
+    const signUp = page.getByRole('button', { name: 'Sign up', exact: true });
+    expect(await signUp.isDisabled()).toBe(true);
+    // Matching passwords and the puzzle solved in the Web Worker: the organization is created and signed in.
+    await page.getByLabel('Confirm password').fill('a-long-password');
+    await expect.poll(() => signUp.isDisabled(), { timeout: 20_000 }).toBe(false);
+    await signUp.click();
+    await page.locator('.topbar').waitFor({ timeout: 20_000 });
     await context.close();
   });
 

@@ -1,21 +1,14 @@
 /// <reference lib="webworker" />
+import { solvePuzzle } from '@tessera/core';
+
 /**
- * The sign-up proof of work (spec 000 section 9), solved off the main thread: find a suffix of
- * letters and digits so that the SHA-256 hex of salt + suffix starts with the first 4
- * characters of the given hash.
+ * The sign-up proof of work (spec 000 section 9), solved off the main thread with the core's
+ * rule (the server verifies with the same one): SubtleCrypto supplies the SHA-256.
  */
-const hex = (buf: ArrayBuffer): string => [...new Uint8Array(buf)].map((b) => b.toString(16).padStart(2, '0')).join('');
+const sha256Hex = async (text: string): Promise<string> =>
+  [...new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))].map((b) => b.toString(16).padStart(2, '0')).join('');
 
 self.onmessage = async (e: MessageEvent<{ salt: string; hash: string }>) => {
-  const { salt, hash } = e.data;
-  const prefix = hash.slice(0, 4).toLowerCase();
-  const enc = new TextEncoder();
-  for (let n = 0; ; n++) {
-    const suffix = n.toString(36);
-    const digest = hex(await crypto.subtle.digest('SHA-256', enc.encode(salt + suffix)));
-    if (digest.startsWith(prefix)) {
-      (self as unknown as Worker).postMessage({ solved: suffix });
-      return;
-    }
-  }
+  const result = await solvePuzzle(e.data.salt, e.data.hash, sha256Hex);
+  (self as unknown as Worker).postMessage(result._tag === 'Right' ? { solved: result.right } : { error: result.left.message });
 };

@@ -9,6 +9,12 @@ import { Field, PublicLayout } from './public-layout.js';
 
 type Solution = Puzzle & { solved: string };
 
+/** The specification's failure text, with the server's reason when it gives one (`ERR_INPUT: ...`). */
+const failureText = (text: string, server: string): string => {
+  const reason = /^ERR_[A-Z_0-9]+:\s*(.+)$/s.exec(server.trim())?.[1];
+  return reason && reason !== text ? `${text}\n${reason}` : text;
+};
+
 /** Fetches the puzzle and solves it in a Web Worker, so the form stays responsive. */
 const usePuzzle = (): Solution | null => {
   const api = useApi();
@@ -21,8 +27,8 @@ const usePuzzle = (): Solution | null => {
       .then((p) => {
         if (cancelled) return;
         worker = new Worker(new URL('./puzzle.worker.ts', import.meta.url), { type: 'module' });
-        worker.onmessage = (e: MessageEvent<{ solved: string }>) => {
-          setSolution({ ...p, solved: e.data.solved });
+        worker.onmessage = (e: MessageEvent<{ solved?: string }>) => {
+          if (e.data.solved !== undefined) setSolution({ ...p, solved: e.data.solved });
           worker?.terminate();
         };
         worker.postMessage({ salt: p.salt, hash: p.hash });
@@ -70,7 +76,7 @@ export const SignupPage = () => {
       local.set(KEYS.loginOrganization, f.organization);
       local.set(KEYS.loginEmail, f.username);
       setTimeout(() => navigate('/'), DELAYS.afterLogin);
-    } else setError(t('MsgInvalidUsernameOrPassword'));
+    } else setError(failureText(t('MsgInvalidUsernameOrPassword'), res.text));
   };
 
   return (
@@ -142,7 +148,7 @@ export const TrialPage = () => {
       setTimeout(() => navigate('/'), DELAYS.afterLogin);
     } else {
       setState('idle');
-      setError(t('MsgInvalidUsernameOrPassword'));
+      setError(failureText(t('MsgInvalidUsernameOrPassword'), res.text));
     }
   };
 
