@@ -327,8 +327,15 @@ export const RecordForm = ({
   if (!entity) return <p className="empty" role="alert">{t('MsgObjectNotFound', { name: entityName })}</p>;
 
   const title = status === 'loading' ? t('MsgLoading') : isNew ? t('MsgNewRecord', { entity: entity.displayName }) : String(edited.name ?? '') || t('MsgUnknownTitle');
-  const canDelete = !isNew && checkPermissionString(me, commandPermission({ name: 'Delete' }, entityName), loaded);
-  const canClone = !isNew && checkPermissionString(me, commandPermission({ name: 'Clone' }, entityName)) && canAccess(me, 'create', entityName, {});
+  // The form's standard commands (all of them when it lists none), each with its own permission string or the default.
+  const stdCommand = (name: string) => (form?.commands ? form.commands.find((c) => c.kind === 'std' && c.name.toLowerCase() === name) : { kind: 'std' as const, name });
+  const allowed = (name: 'Save' | 'Delete' | 'Clone', record?: EntityRecord): boolean => {
+    const c = stdCommand(name.toLowerCase());
+    return !!c && checkPermissionString(me, commandPermission({ name, permissions: c.permissions }, entityName), record);
+  };
+  const canSave = !readOnly && allowed('Save', isNew ? { ...edited, id: undefined } : loaded);
+  const canDelete = !isNew && allowed('Delete', loaded);
+  const canClone = !isNew && allowed('Clone') && canAccess(me, 'create', entityName, {});
   const saving = status === 'saving';
   const ctx: PanelContext = {
     entity,
@@ -362,7 +369,7 @@ export const RecordForm = ({
         </div>
         {status !== 'error' && (
           <div className="command-bar" role="toolbar" aria-label={title}>
-            {!readOnly && (
+            {canSave && (
               <>
                 <button type="button" className="btn btn-primary" disabled={!dirty || saving} onClick={() => void save(false)} aria-busy={saving}>
                   <Icon name={saving ? 'hourglass' : 'save'} /> {t('CmdSave')}
