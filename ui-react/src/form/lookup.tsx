@@ -1,7 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import type { LookupValue } from '../core.js';
-import { checkPermissionString } from '../core.js';
+import { checkPermissionString, likeLiteral } from '../core.js';
 import { useApi } from '../api/context.js';
 import { useT } from '../i18n.js';
 import { caller, entityOf, guiObjects } from '../state/session.js';
@@ -17,7 +17,7 @@ const RecordForm = lazy(() => import('./record-form.js').then((m) => ({ default:
 const useLookupSearch = (target: string) => {
   const api = useApi();
   return async (text: string, pageSize = 10): Promise<Hit[]> => {
-    const q = text.trim().replace(/[%_]/g, (c) => `\\${c}`);
+    const q = likeLiteral(text.trim());
     const res = await api.fetch({
       entity: {
         name: target,

@@ -1,5 +1,5 @@
 import type { Entity, Filter, FetchRequest, ListView, Order, Property, ViewColumn, InuViewRecord } from '../core.js';
-import { ListView as ListViewCodec, hasFlag } from '../core.js';
+import { ListView as ListViewCodec, hasFlag, likeLiteral } from '../core.js';
 import { isRight } from 'fp-ts/lib/Either.js';
 
 /** A view name as a label: 'active' reads 'Active'. */
@@ -45,7 +45,7 @@ const and = (...filters: Array<Filter | undefined | null>): Filter | undefined =
 export const searchFilter = (entity: Entity, text: string): Filter | undefined => {
   const q = text.trim();
   if (!q || !entity.properties.some((p) => p.logicalName === 'name')) return undefined;
-  return { type: 'and', conditions: [{ attribute: 'name', operator: 'like', value: `%${q.replace(/[%_]/g, (c) => `\\${c}`)}%` }] };
+  return { type: 'and', conditions: [{ attribute: 'name', operator: 'like', value: `%${likeLiteral(q)}%` }] };
 };
 
 /** The fetch of a list: the view's query with the quick filters, the search and the picked order. */

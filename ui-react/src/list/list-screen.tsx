@@ -3,7 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { isLeft, isRight } from 'fp-ts/lib/Either.js';
 import type { EntityRecord, FieldValue, Order, QuickFilter as QuickFilterT, QuickFilterSelection } from '../core.js';
-import { applyQuickFilterFragment, checkPermissionString, effectiveSelection, isEmptySelection, csvCell, initialSelection, mayAccessSome, neutralizeFormula, QuickFilter, quickFiltersToFetch, visibleQuickFilters } from '../core.js';
+import { applyQuickFilterFragment, checkPermissionString, commandPermission, effectiveSelection, isEmptySelection, csvCell, initialSelection, mayAccessSome, neutralizeFormula, QuickFilter, quickFiltersToFetch, visibleQuickFilters } from '../core.js';
 import { useApi } from '../api/context.js';
 import { useT } from '../i18n.js';
 import { formatValue, optionColor } from '../format.js';
@@ -152,9 +152,15 @@ const ListScreen = () => {
 
   const props = new Map(entity.properties.map((p) => [p.logicalName, p]));
   const columns = view.body.columns.filter((c) => c.name.includes('.') || props.has(c.name));
-  const canNew = checkPermissionString(me, `${name};0`);
-  const canDelete = mayAccessSome(me, 'delete', name);
-  const canExport = mayAccessSome(me, 'read', name);
+  // The view's standard commands (all of them when it lists none); a command's own permission string replaces the default.
+  const viewCommand = (cmd: string) => (view.body.commands ? view.body.commands.find((c) => c.kind === 'std' && c.name.toLowerCase() === cmd) : { kind: 'std' as const, name: cmd });
+  const listed = (cmd: string, fallback: boolean): boolean => {
+    const c = viewCommand(cmd);
+    return !!c && (c.permissions ? checkPermissionString(me, c.permissions) : fallback);
+  };
+  const canNew = listed('new', checkPermissionString(me, commandPermission({ name: 'New' }, name)));
+  const canDelete = listed('delete', mayAccessSome(me, 'delete', name));
+  const canExport = listed('export', mayAccessSome(me, 'read', name));
   const linkOf = (r: EntityRecord, form?: string) => `/${appParam}/edit/${name}/${String(r.id)}${form ? `/${form}` : ''}`;
   const allOnPage = rows?.map((r) => String(r.id)) ?? [];
   const allSelected = allOnPage.length > 0 && allOnPage.every((id) => selected.has(id));
