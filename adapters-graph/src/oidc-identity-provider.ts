@@ -76,6 +76,21 @@ const describe = (e: unknown): string => {
 const truthy = (v: unknown): boolean => v === true || v === 'true';
 
 /**
+ * Apple puts the person's name not in the ID token but in a `user` form field of the first
+ * callback (`{"name":{"firstName","lastName"}}`). It is not signed, so it serves as a display
+ * name only, never to identify anyone.
+ */
+const appleUserName = (user: string | undefined): string | null => {
+  try {
+    const name = (JSON.parse(user ?? '') as { name?: { firstName?: unknown; lastName?: unknown } }).name;
+    const text = [name?.firstName, name?.lastName].filter((x): x is string => typeof x === 'string').join(' ').trim();
+    return text === '' ? null : text;
+  } catch {
+    return null;
+  }
+};
+
+/**
  * OpenID Connect relying party on `openid-client` (a certified implementation): discovery, the
  * authorization-code flow with PKCE (S256), state and nonce, the `iss` response parameter, and ID
  * tokens checked for issuer, audience, expiry, nonce and, beyond what the code flow requires,
@@ -166,7 +181,7 @@ export class OidcIdentityProvider implements IdentityProvider {
         email: typeof claims.email === 'string' ? claims.email : null,
         // Microsoft marks addresses of verified domains with xms_edov instead of email_verified.
         emailVerified: c.trustEmail === true || truthy(claims.email_verified) || truthy(claims.xms_edov),
-        name: typeof claims.name === 'string' ? claims.name : given || null,
+        name: typeof claims.name === 'string' ? claims.name : given || appleUserName(params.user),
       });
     } catch (e) {
       return left({ kind: 'REFUSED', message: describe(e) });

@@ -20,7 +20,7 @@ import { Api, isLeft, MemoryMailer, testHasher } from './http-harness.js';
  * jar that follows redirects and submits auto-post forms.
  */
 
-type Account = { email: string; email_verified: boolean; name: string };
+type Account = { email: string; email_verified: boolean; name?: string };
 
 const listen = (server: Server): Promise<number> =>
   new Promise((ok, fail) => {
@@ -72,7 +72,13 @@ class Browser {
    * Follows redirects and auto-submitted forms while `follow(url)` says so; answers the last
    * response and, when it is a redirect not followed, where it points.
    */
-  async go(url: string, follow: (next: string) => boolean, init: { method?: string; body?: URLSearchParams } = {}): Promise<{ res: Response; location: string | null; text: string }> {
+  async go(
+    url: string,
+    follow: (next: string) => boolean,
+    init: { method?: string; body?: URLSearchParams } = {},
+    /** Added to every auto-submitted form (what Apple adds to its form POST). */
+    extraFormFields: Record<string, string> = {},
+  ): Promise<{ res: Response; location: string | null; text: string }> {
     let res = await this.request(url, init);
     let current = url;
     for (let hop = 0; hop < 20; hop += 1) {
@@ -89,6 +95,7 @@ class Browser {
       if (res.status === 200 && form && follow(new URL(form[1], current).href)) {
         const fields = new URLSearchParams();
         for (const m of text.matchAll(/<input[^>]*type="hidden"[^>]*name="([^"]+)"[^>]*value="([^"]*)"/gi)) fields.set(m[1], m[2].replace(/&#x2F;/g, '/').replace(/&amp;/g, '&'));
+        for (const [k, v] of Object.entries(extraFormFields)) fields.set(k, v);
         current = new URL(form[1], current).href;
         res = await this.request(current, { method: 'POST', body: fields });
         continue;
@@ -105,6 +112,7 @@ describe('provider sign-in with a real OpenID provider', () => {
     ['mallory', { email: 'mallory@elsewhere.test', email_verified: true, name: 'Mallory' }],
     ['unverified', { email: 'bob@acme.test', email_verified: false, name: 'Bob' }],
     ['founder', { email: 'founder@newco.test', email_verified: true, name: 'Nova Founder' }],
+    ['nameless', { email: 'ada@appleco.test', email_verified: true }],
   ]);
   /** The account the provider's login completes with, set by each test. */
   let signInAs = 'alice';
@@ -364,8 +372,8 @@ describe('provider sign-in with a real OpenID provider', () => {
     if (isLeft(solved)) throw new Error(solved.left.message);
     return JSON.stringify({ cookie: p.cookie, iv: p.iv, solved: solved.right });
   };
-  const signUpUrl = (org: string, puzzle: string) =>
-    `${url}/auth/google/signup/${org}?redirectUrl=${encodeURIComponent('/')}&origin=${encodeURIComponent(url)}&puzzle=${encodeURIComponent(puzzle)}`;
+  const signUpUrl = (org: string, puzzle: string, provider = 'google') =>
+    `${url}/auth/${provider}/signup/${org}?redirectUrl=${encodeURIComponent('/')}&origin=${encodeURIComponent(url)}&puzzle=${encodeURIComponent(puzzle)}`;
 
   it('provider sign-up needs a solved puzzle, creates the organization with the person as administrator, and signs them in', async () => {
     signInAs = 'founder';
@@ -394,5 +402,19 @@ describe('provider sign-in with a real OpenID provider', () => {
     expect([reused.res.status, reused.text]).toEqual([400, 'ERR_INPUT: the puzzle was used already']);
     const newco2 = await new Api(url).login('newco2', 'founder@newco.test', 'whatever-password');
     expect(newco2.status).toBe(401);
+  });
+
+  it('an Apple sign-up names the new administrator by the name of its form POST when the ID token has none', async () => {
+    signInAs = 'nameless';
+    const browser = new Browser();
+    const first = await browser.request(signUpUrl('appleco', await solvedPuzzle(), 'apple'));
+    expect(first.status).toBe(302);
+    const user = JSON.stringify({ name: { firstName: 'Ada', lastName: 'Apple' }, email: 'ada@appleco.test' });
+    const done = await browser.go(first.headers.get('location')!, (next) => next.startsWith(issuer) || next.startsWith(`${url}/auth/callback/`), {}, { user });
+    expect(done.res.status, done.text).toBe(303);
+    const api = new Api(url);
+    api.token = tokenOf(done.location);
+    const context = (await (await api.get('getusercontext')).json()) as { orgName: string; user: { name: string } };
+    expect([context.orgName, context.user.name]).toEqual(['appleco', 'Ada Apple']);
   });
 });
