@@ -206,7 +206,7 @@ export const RecordForm = ({
     );
     if (isLeft(required)) {
       setMissing(new Set(required.left.fields));
-      await alertDialog(requiredFieldsMessage(language.value, required.left.labels), t('CmdOk'), t('MsgUnsavedChangesTitle'));
+      await alertDialog(requiredFieldsMessage(language.value, required.left.labels), t('CmdOk'), t('MsgRequired'));
       document.getElementById(`f-${required.left.fields[0]}`)?.focus();
       return false;
     }
