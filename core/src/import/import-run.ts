@@ -188,7 +188,7 @@ const writeItem = (entity: Entity, r: MarkedRow): WriteItem => {
       object: { ...values, id: r.id, ...(r.versionnumber === undefined ? {} : { versionnumber: r.versionnumber }) },
     };
   }
-  return { operation: 'create', name: entity.logicalName, object: { ...r.values } };
+  return { operation: 'create', name: entity.logicalName, object: r.values };
 };
 
 const failed = (results: readonly ItemResult[]): boolean => results.some((x) => 'error' in x);
