@@ -257,6 +257,23 @@ export const FieldEditor = (props: EditorProps) => {
       </>
     );
   }
+  if (hasFlag(p, 'Image') || hasFlag(p, 'File')) {
+    // The address of a stored image or file (uploads come with the blob storage module): a preview or a link.
+    const isAddress = /^(https?:|data:image\/|\/)/.test(text);
+    return (
+      <div className="file-field">
+        <div className={isAddress ? 'adorned' : undefined}>
+          <input type="url" {...common} value={text} onChange={(e) => onChange(e.target.value)} />
+          {isAddress && (
+            <a className="adornment link" href={text} target="_blank" rel="noreferrer" aria-label={`${label}: ${text}`}>
+              <Icon name="external" size={16} />
+            </a>
+          )}
+        </div>
+        {isAddress && hasFlag(p, 'Image') && <img className="image-preview" src={text} alt={label} loading="lazy" />}
+      </div>
+    );
+  }
   const type = hasFlag(p, 'Email') ? 'email' : hasFlag(p, 'Url') ? 'url' : hasFlag(p, 'Phone') ? 'tel' : 'text';
   const href = text && (type === 'email' ? `mailto:${text}` : type === 'url' ? (/^https?:\/\//.test(text) ? text : `https://${text}`) : type === 'tel' ? `tel:${text}` : '');
   return (
