@@ -52,7 +52,13 @@ export class GoogleDirectionsService implements DirectionsService {
     } catch (e) {
       return upstream(`cannot be reached (${(e as Error).name})`);
     }
-    const text = await res.text();
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (e) {
+      // The connection broke or timed out while the answer was coming.
+      return upstream(`broke off its answer (${(e as Error).name})`);
+    }
     if (text.length > MAX_ANSWER_BYTES) return upstream('answered too much');
     if (!res.ok) return upstream(`answered ${res.status}`);
     let body: unknown;

@@ -69,7 +69,13 @@ export class ClientCredentialsGraphTokenSource implements GraphTokenSource {
     } catch (e) {
       return upstream(`cannot be reached (${(e as Error).message})`);
     }
-    const text = await res.text();
+    let text: string;
+    try {
+      text = await res.text();
+    } catch (e) {
+      // The connection broke or timed out while the answer was coming.
+      return upstream(`broke off its answer (${(e as Error).name})`);
+    }
     if (text.length > MAX_ANSWER_BYTES) return upstream('answered too much');
     let body: Record<string, unknown>;
     try {
