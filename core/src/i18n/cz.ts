@@ -83,6 +83,8 @@ export const cz: Record<MessageKey, string> = {
   LblYes: 'Ano',
   LblNo: 'Ne',
   LblNone: '(žádné)',
+  MsgAgeYears: 'Věk: {n} let',
+  MsgAgeMonths: 'Věk: {n} měs.',
   LblDurationHint: 'hodiny:minuty:sekundy',
   LblAddTag: 'Přidat štítek',
   LblRemoveTag: 'Odebrat {tag}',

@@ -83,6 +83,8 @@ export const de: Record<MessageKey, string> = {
   LblYes: 'Ja',
   LblNo: 'Nein',
   LblNone: '(keine)',
+  MsgAgeYears: '{n} Jahre',
+  MsgAgeMonths: '{n} Monate',
   LblDurationHint: 'Stunden:Minuten:Sekunden',
   LblAddTag: 'Schlagwort hinzufügen',
   LblRemoveTag: '{tag} entfernen',

@@ -90,6 +90,8 @@ export const en = {
   LblYes: 'Yes',
   LblNo: 'No',
   LblNone: '(none)',
+  MsgAgeYears: '{n} years',
+  MsgAgeMonths: '{n} months',
   LblDurationHint: 'hours:minutes:seconds',
   LblAddTag: 'Add a tag',
   LblRemoveTag: 'Remove {tag}',

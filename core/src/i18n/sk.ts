@@ -83,6 +83,8 @@ export const sk: Record<MessageKey, string> = {
   LblYes: 'Áno',
   LblNo: 'Nie',
   LblNone: '(žiadne)',
+  MsgAgeYears: 'Vek: {n} r.',
+  MsgAgeMonths: 'Vek: {n} mes.',
   LblDurationHint: 'hodiny:minúty:sekundy',
   LblAddTag: 'Pridať štítok',
   LblRemoveTag: 'Odstrániť {tag}',

@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { isRight } from 'fp-ts/lib/Either.js';
 import type { EntityRecord, FieldValue, FormField, LookupValue, Property, RichOption } from '../core.js';
-import { addTag, dependentOptions, formatDurationInput, fromBitmap, hasFlag, hasTag, joinTags, optionPresentation, parseDuration, splitTags, toggleBit } from '../core.js';
+import { addTag, ageDisplay, dependentOptions, formatDurationInput, fromBitmap, hasFlag, hasTag, joinTags, optionPresentation, parseDuration, splitTags, toggleBit } from '../core.js';
 import { useT } from '../i18n.js';
 import { currencyOf, optionsOf } from '../format.js';
 import { local } from '../state/storage.js';
@@ -187,6 +187,7 @@ const rememberWriteIn = (entity: string, field: string, value: string, fixed: st
 export const FieldEditor = (props: EditorProps) => {
   const { id, p, f, value, record, disabled, invalid, describedBy, label, onChange, entityName } = props;
   const listId = useId();
+  const t = useT();
   // Every editor is named by its field's label (the label element carries the id `${id}-label`).
   const common = { id, disabled, 'aria-describedby': describedBy, 'aria-invalid': invalid || undefined, 'aria-labelledby': `${id}-label` } as const;
   const options = optionsOf(p);
@@ -203,7 +204,18 @@ export const FieldEditor = (props: EditorProps) => {
     );
   }
   if (p.type === 'DateTime') {
-    if (hasFlag(p, 'DateOnly')) return <input type="date" {...common} value={typeof value === 'string' ? value.slice(0, 10) : ''} onChange={(e) => onChange(e.target.value || null)} />;
+    if (hasFlag(p, 'DateOnly')) {
+      const input = <input type="date" {...common} value={typeof value === 'string' ? value.slice(0, 10) : ''} onChange={(e) => onChange(e.target.value || null)} />;
+      // An Age field shows the age beside the date (months below one year).
+      const age = hasFlag(p, 'Age') && typeof value === 'string' && value ? ageDisplay(value, new Date().toISOString().slice(0, 10)) : undefined;
+      if (!age) return input;
+      return (
+        <>
+          {input}
+          <span className="hint">{t(age.unit === 'years' ? 'MsgAgeYears' : 'MsgAgeMonths', { n: age.value })}</span>
+        </>
+      );
+    }
     return <input type="datetime-local" {...common} value={typeof value === 'string' ? toLocalInput(value) : ''} onChange={(e) => onChange(fromLocalInput(e.target.value))} />;
   }
   if (options.length > 0 && p.type !== 'String') {
