@@ -95,7 +95,7 @@ export const launchBrowser = (): Promise<Browser> =>
 
 export const newPage = async (browser: Browser, width = 1280, height = 860): Promise<{ context: BrowserContext; page: Page }> => {
   const context = await browser.newContext({ viewport: { width, height }, locale: 'en-US', timezoneId: 'Europe/Bratislava' });
-  context.setDefaultTimeout(10_000);
+  context.setDefaultTimeout(15_000);
   const page = await context.newPage();
   return { context, page };
 };

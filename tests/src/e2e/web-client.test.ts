@@ -53,6 +53,8 @@ const openRecord = async (page: Page, entity: string, id: string) => {
 };
 
 const dialogText = (page: Page) => page.locator('#app-dialog-message');
+/** Polls for up to 10 s: the suite may share two cores with the rest of `npm test`. */
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 10_000, interval: 100 });
 const closeDialog = (page: Page) => page.locator('dialog.modal[open] .modal-actions button').last().click();
 
 beforeAll(async () => {
@@ -66,11 +68,11 @@ afterAll(async () => {
   await server?.stop();
 });
 
-describe('web client in a real browser (issue 8 section 6)', () => {
+describe('web client in a real browser (issue 8 section 6)', { timeout: 90_000 }, () => {
   it('signs in with organization, email and password and lands on the first menu item of the app', async () => {
     const { context, page } = await newPage(browser);
     await page.goto(`${server.url}/login?org=${ORG}`);
-    await expect.poll(() => page.getByRole('button', { name: 'Sign in', exact: true }).isDisabled()).toBe(true);
+    await poll(() => page.getByRole('button', { name: 'Sign in', exact: true }).isDisabled()).toBe(true);
     await screenshot(page, 'login');
     await page.getByLabel('Email').fill(NINA);
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
@@ -78,7 +80,7 @@ describe('web client in a real browser (issue 8 section 6)', () => {
     await page.getByText('Welcome back!').waitFor();
     await page.locator('.grid tbody tr td a.row-link').first().waitFor();
     expect(new URL(page.url()).pathname).toBe('/!/list/account');
-    await expect.poll(() => page.locator('h1').textContent()).toBe('Accounts');
+    await poll(() => page.locator('h1').textContent()).toBe('Accounts');
     await screenshot(page, 'list-accounts');
     await context.close();
   });
@@ -90,12 +92,12 @@ describe('web client in a real browser (issue 8 section 6)', () => {
     await rows.first().waitFor();
     const all = await rows.count();
     await page.getByRole('group', { name: 'Relationship' }).getByRole('button', { name: 'Customer' }).click();
-    await expect.poll(async () => (await page.locator('.grid tbody td[data-label="Relationship"]').allTextContents()).every((t) => t === 'Customer')).toBe(true);
+    await poll(async () => (await page.locator('.grid tbody td[data-label="Relationship"]').allTextContents()).every((t) => t === 'Customer')).toBe(true);
     const customers = await rows.count();
     expect(customers).toBeGreaterThan(0);
     expect(customers).toBeLessThan(all);
     await page.getByRole('searchbox', { name: 'Search' }).first().fill('Alpine');
-    await expect.poll(async () => {
+    await poll(async () => {
       const names = await page.locator('.grid tbody a.row-link').allTextContents();
       return names.length > 0 && names.every((n) => n.includes('Alpine'));
     }).toBe(true);
@@ -210,7 +212,7 @@ describe('web client in a real browser (issue 8 section 6)', () => {
     await b.page.getByRole('button', { name: 'Save', exact: true }).click();
     await b.page.locator('.toast', { hasText: 'Record saved' }).waitFor();
     await a.page.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect.poll(() => dialogText(a.page).textContent()).toBe('This record was modified by Nina North');
+    await poll(() => dialogText(a.page).textContent()).toBe('This record was modified by Nina North');
     await a.context.close();
     await b.context.close();
   });
@@ -245,10 +247,10 @@ describe('web client in a real browser (issue 8 section 6)', () => {
     await page.goto(`${server.url}/!/edit/contact/0`);
     await page.locator('form.panels').waitFor();
     expect(await page.locator('h1').textContent()).toBe('New Contact');
-    await expect.poll(() => page.locator('[data-field="lastname"] .required').getAttribute('title')).toBe('Required');
+    await poll(() => page.locator('[data-field="lastname"] .required').getAttribute('title')).toBe('Required');
     await page.getByLabel('First Name').fill('Eva');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await expect.poll(() => dialogText(page).textContent()).toContain('Please provide a value for\n- Last Name');
+    await poll(() => dialogText(page).textContent()).toContain('Please provide a value for\n- Last Name');
     await screenshot(page, 'form-required');
     await closeDialog(page);
     expect(new URL(page.url()).pathname).toBe('/!/edit/contact/0');
@@ -257,7 +259,7 @@ describe('web client in a real browser (issue 8 section 6)', () => {
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.locator('.toast', { hasText: 'Record saved' }).waitFor();
     await page.waitForURL(/\/!\/edit\/contact\/[0-9a-f-]{36}$/);
-    await expect.poll(() => page.getByRole('textbox', { name: 'Last Name' }).inputValue()).toBe('Novak');
+    await poll(() => page.getByRole('textbox', { name: 'Last Name' }).inputValue()).toBe('Novak');
     await context.close();
   });
 
@@ -266,7 +268,7 @@ describe('web client in a real browser (issue 8 section 6)', () => {
     const { context, page } = await newPage(browser);
     await signIn(page, server.url, ORG, NINA, PASSWORD);
     await openRecord(page, 'account', sams.id);
-    await expect.poll(() => page.locator('h1').textContent()).toBe(sams.name);
+    await poll(() => page.locator('h1').textContent()).toBe(sams.name);
     await page.getByText('Read only').waitFor();
     expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Save', exact: true }).count()).toBe(0);
@@ -326,12 +328,12 @@ describe('web client in a real browser (issue 8 section 6)', () => {
     await page.goto(`${server.url}/!/list/contact`);
     await page.getByRole('searchbox', { name: 'Search' }).first().fill('Zzdelete');
     const rows = page.locator('.grid tbody tr:has(a.row-link)');
-    await expect.poll(() => rows.count()).toBe(2);
+    await poll(() => rows.count()).toBe(2);
     await page.getByRole('checkbox', { name: 'Select all rows' }).check();
     await page.getByRole('button', { name: /Delete/ }).click();
-    await expect.poll(() => dialogText(page).textContent()).toBe('Do your really want to delete 2 record(s)?');
+    await poll(() => dialogText(page).textContent()).toBe('Do your really want to delete 2 record(s)?');
     await page.locator('dialog.modal[open]').getByRole('button', { name: 'Delete' }).click();
-    await expect.poll(() => rows.count()).toBe(0);
+    await poll(() => rows.count()).toBe(0);
     expect(await nina.fetchRecords({ entity: { name: 'contact', filter: { conditions: [{ attribute: 'lastname', operator: 'eq', value: 'Zzdelete' }] } } })).toHaveLength(0);
     await page.goto(`${server.url}/!/list/nosuchentity`);
     await page.getByText('Object not found: nosuchentity').waitFor();
@@ -345,7 +347,7 @@ describe('web client in a real browser (issue 8 section 6)', () => {
     await signIn(page, server.url, ORG, 'admin@demo.test', PASSWORD);
     await openRecord(page, 'contact', id);
     await page.getByRole('button', { name: 'Delete' }).click();
-    await expect.poll(() => dialogText(page).textContent()).toBe('Are you sure you want delete this record?');
+    await poll(() => dialogText(page).textContent()).toBe('Are you sure you want delete this record?');
     await page.locator('dialog.modal[open]').getByRole('button', { name: 'Delete' }).click();
     await page.waitForURL((u) => !u.pathname.includes(id));
     expect(await admin.fetchRecords({ entity: { name: 'contact', filter: { conditions: [{ attribute: 'id', operator: 'eq', value: id }] } } })).toHaveLength(0);
@@ -364,7 +366,7 @@ describe('web client in a real browser (issue 8 section 6)', () => {
     await openRecord(page, 'account', own.id);
     await page.getByRole('button', { name: 'Create Copy' }).click();
     await page.waitForURL(/\/!\/edit\/account\/0\?init=/);
-    await expect.poll(() => page.locator('h1').textContent()).toBe('New Account');
+    await poll(() => page.locator('h1').textContent()).toBe('New Account');
     expect(await page.getByRole('textbox', { name: 'Name', exact: true }).inputValue()).toBe(`Copy of ${own.name}`);
     await context.close();
   });
@@ -465,7 +467,7 @@ describe('web client in a real browser (issue 8 section 6)', () => {
     await page.goto(`${server.url}/ansu/${ORG}/feedback-e2e-1`);
     await page.getByRole('heading', { name: 'Tell us about you' }).waitFor();
     await page.getByRole('button', { name: 'Send' }).click();
-    await expect.poll(() => page.locator('.survey-validation').textContent()).toContain('Your name');
+    await poll(() => page.locator('.survey-validation').textContent()).toContain('Your name');
     await screenshot(page, 'survey');
     await page.getByLabel('Your name').fill('Visitor');
     await page.getByLabel('Email').fill('visitor@example.test');
