@@ -105,6 +105,23 @@ describe('web client in a real browser (issue 8 section 6)', { timeout: 90_000 }
     await context.close();
   });
 
+  it('pages by 50 with Show more, and a reload keeps the grown page', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, ORG, NINA, PASSWORD);
+    await page.goto(`${server.url}/!/list/contact`);
+    await page.locator('.grid tbody a.row-link').first().waitFor();
+    await page.getByRole('combobox', { name: 'Owner' }).selectOption('');
+    const rows = page.locator('.grid tbody tr:has(a.row-link)');
+    await poll(() => rows.count()).toBe(50);
+    await page.getByRole('button', { name: 'Show more' }).click();
+    await poll(() => rows.count()).toBeGreaterThan(50);
+    const grown = await rows.count();
+    await page.reload();
+    await page.locator('.grid tbody a.row-link').first().waitFor();
+    await poll(() => rows.count()).toBe(grown);
+    await context.close();
+  });
+
   it('opens a record, edits it and saves: Record saved, and the value is stored', async () => {
     const { context, page } = await newPage(browser);
     await signIn(page, server.url, ORG, NINA, PASSWORD);
