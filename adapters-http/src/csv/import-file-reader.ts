@@ -87,7 +87,7 @@ async function* bytesOf(input: Bytes): AsyncIterable<Uint8Array> {
  * CSV: the head of the file is decoded for the core's preamble rule; csv-parse then reads the
  * bytes after it (decoding UTF-8 itself, invalid bytes as U+FFFD, which the core reports).
  */
-export async function* csvImportEvents(input: Bytes): AsyncIterable<ImportFileEvent> {
+export async function* csvImportEvents(input: Bytes): AsyncIterable<ImportFileEvent | ImportFileEvent[]> {
   const chunks = bytesOf(input)[Symbol.asyncIterator]();
   let head: Buffer = Buffer.alloc(0);
   const decodeHead = (): string => new TextDecoder('utf-8', { ignoreBOM: true }).decode(head);
@@ -129,15 +129,17 @@ export async function* csvImportEvents(input: Bytes): AsyncIterable<ImportFileEv
   let lastEmpty = 0;
   let header = true;
   try {
-    for await (const { record: parsed, info, raw } of recordsOf(parser)) {
-      const record = unescapeRecord(parsed, raw, preamble.separator);
-      const line = lastLine + 1 + (info.empty_lines - lastEmpty) + preamble.linesBefore;
-      lastLine = info.lines;
-      lastEmpty = info.empty_lines;
-      if (header) {
+    for await (const records of recordsOf(parser)) {
+      const events: ImportFileEvent[] = [];
+      for (const { record: parsed, info, raw } of records) {
+        const record = unescapeRecord(parsed, raw, preamble.separator);
+        const line = lastLine + 1 + (info.empty_lines - lastEmpty) + preamble.linesBefore;
+        lastLine = info.lines;
+        lastEmpty = info.empty_lines;
+        events.push({ type: header ? 'header' : 'cells', line, cells: record });
         header = false;
-        yield { type: 'header', line, cells: record };
-      } else yield { type: 'cells', line, cells: record };
+      }
+      yield events;
     }
   } catch (e) {
     yield { type: 'fatal', message: csvProblem(e, lastLine + 1 + preamble.linesBefore) };
@@ -150,9 +152,8 @@ export async function* csvImportEvents(input: Bytes): AsyncIterable<ImportFileEv
  * paused while QUEUE_HIGH records wait.
  */
 const QUEUE_HIGH = 1000;
-async function* recordsOf(parser: NodeJS.ReadableStream): AsyncIterable<Parsed> {
-  const queue: Parsed[] = [];
-  let head = 0;
+async function* recordsOf(parser: NodeJS.ReadableStream): AsyncIterable<Parsed[]> {
+  let queue: Parsed[] = [];
   let failure: unknown;
   let ended = false;
   let wake: (() => void) | undefined;
@@ -163,7 +164,7 @@ async function* recordsOf(parser: NodeJS.ReadableStream): AsyncIterable<Parsed> 
   };
   parser.on('data', (r: Parsed) => {
     queue.push(r);
-    if (queue.length - head >= QUEUE_HIGH) parser.pause();
+    if (queue.length >= QUEUE_HIGH) parser.pause();
     signal();
   });
   parser.on('error', (e: unknown) => {
@@ -175,14 +176,12 @@ async function* recordsOf(parser: NodeJS.ReadableStream): AsyncIterable<Parsed> 
     signal();
   });
   for (;;) {
-    if (head < queue.length) {
-      const r = queue[head++];
-      if (head === queue.length) {
-        queue.length = 0;
-        head = 0;
-        parser.resume();
-      }
-      yield r;
+    if (queue.length > 0) {
+      // Everything parsed so far, at once; the parser goes on while it is handled.
+      const taken = queue;
+      queue = [];
+      parser.resume();
+      yield taken;
       continue;
     }
     if (failure !== undefined) throw failure;

@@ -39,7 +39,13 @@ export const optionsOf = (p: Property): Array<{ value: number; label: string }> 
   const plain = (p.options ?? []) as Array<{ value?: unknown; label?: unknown }>;
   return plain.filter((o): o is { value: number; label: string } => typeof o.value === 'number' && typeof o.label === 'string');
 };
-export const isOptionSet = (p: Property): boolean => hasFlag(p, 'OptionSet') || hasFlag(p, 'MultiSelect');
+const optionSets = new WeakMap<Property, boolean>();
+/** Option set or multi-select; remembered per property (asked once per cell of a large file). */
+export const isOptionSet = (p: Property): boolean => {
+  let v = optionSets.get(p);
+  if (v === undefined) optionSets.set(p, (v = hasFlag(p, 'OptionSet') || hasFlag(p, 'MultiSelect')));
+  return v;
+};
 
 const NUMBER = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
 

@@ -41,8 +41,11 @@ export type ImportSettings = {
   text?: ImportTextLookup;
 };
 
-/** A source of the file's events; called once per pass (the file is read twice). */
-export type ImportSource = () => AsyncIterable<ImportFileEvent>;
+/**
+ * A source of the file's events; called once per pass (the file is read twice). An adapter may
+ * yield events one by one or in arrays (fewer awaits per row of a large file).
+ */
+export type ImportSource = () => AsyncIterable<ImportFileEvent | readonly ImportFileEvent[]>;
 
 /**
  * Where pass 1 keeps its rows, coerced and with lookups resolved, so that pass 2 reads them back
@@ -106,14 +109,16 @@ const inBatches = async (
   each: (rows: ImportRow[]) => Promise<boolean>,
 ): Promise<void> => {
   let batch: ImportRow[] = [];
-  for await (const e of source()) {
-    const row = reader.read(e);
-    if (reader.fatal !== undefined) return;
-    if (row === undefined) continue;
-    batch.push(row);
-    if (batch.length >= size) {
-      if (!(await each(batch))) return;
-      batch = [];
+  for await (const item of source()) {
+    for (const e of Array.isArray(item) ? (item as readonly ImportFileEvent[]) : [item as ImportFileEvent]) {
+      const row = reader.read(e);
+      if (reader.fatal !== undefined) return;
+      if (row === undefined) continue;
+      batch.push(row);
+      if (batch.length >= size) {
+        if (!(await each(batch))) return;
+        batch = [];
+      }
     }
   }
   if (batch.length > 0) await each(batch);

@@ -49,6 +49,6 @@ export const memoryStore = (entities: readonly Entity[] = [contact]) => {
 
 export const collect = async (source: ImportSource): Promise<ImportFileEvent[]> => {
   const out: ImportFileEvent[] = [];
-  for await (const e of source()) out.push(e);
+  for await (const e of source()) out.push(...(Array.isArray(e) ? (e as ImportFileEvent[]) : [e as ImportFileEvent]));
   return out;
 };
