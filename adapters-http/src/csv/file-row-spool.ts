@@ -23,7 +23,12 @@ export class FileRowSpool implements RowSpool {
     this.out ??= createWriteStream(this.path);
     let text = '';
     // JSON escapes line breaks inside strings, so a newline always ends a row.
-    for (const r of rows) text += `${JSON.stringify(r)}\n`;
+    // Compact lines: line, values, and the issues only when there are any. Lookups are resolved
+    // before rows are spooled, so nothing is pending.
+    for (const r of rows) {
+      const issues = r.errors.length > 0 || r.notes.length > 0;
+      text += `${JSON.stringify(issues ? [r.line, r.values, r.errors, r.notes] : [r.line, r.values])}\n`;
+    }
     if (!this.out.write(text)) await once(this.out, 'drain');
   }
 
@@ -39,7 +44,8 @@ export class FileRowSpool implements RowSpool {
       const text = rest + (chunk as string);
       let start = 0;
       for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
-        batch.push(JSON.parse(text.slice(start, nl)) as ImportRow);
+        const [line, values, errors, notes] = JSON.parse(text.slice(start, nl)) as [number, ImportRow['values'], ImportRow['errors']?, ImportRow['notes']?];
+        batch.push({ line, values, pending: [], errors: errors ?? [], notes: notes ?? [] });
         start = nl + 1;
         if (batch.length >= size) {
           yield batch;
