@@ -100,3 +100,4 @@ export * from './export/index.js';
 export * from './services/demo-records.js';
 /** ProviderSignInService: sign-in and sign-up with a verified identity of an outside provider (Google, Facebook, Apple, Microsoft). */
 export * from './services/provider-sign-in.js';
+export * from './metadata/field-template.js';

@@ -10,6 +10,7 @@ import type { QuickFilterType } from './view.js';
 import { metadataSet, type MetadataSet } from './metadata-set.js';
 import { RoleDocument } from '../permissions/roles.js';
 import { withSystemFields } from './system-fields.js';
+import { fieldTemplateOf, templateFields } from './field-template.js';
 
 /**
  * A metadata pack (docs/metadata.md): a named set of entity definitions with the metadata objects
@@ -77,6 +78,11 @@ const propertyProblems = (set: MetadataSet, e: Entity, p: Property): string[] =>
       const missing = fieldExists(set, e.logicalName, o.depfield);
       if (missing) problems.push(`${where}: dependent option ${o.value}: ${missing}`);
     }
+  const template = fieldTemplateOf(p);
+  for (const field of template === undefined ? [] : templateFields(template)) {
+    const missing = field === p.logicalName ? 'a composed field cannot name itself' : fieldExists(set, e.logicalName, field);
+    if (missing) problems.push(`${where}: formatString {${field}}: ${missing}`);
+  }
   return problems;
 };
 

@@ -1,6 +1,7 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { hasFlag, isLinkEntity, type Entity, type EntityRecord, type FieldValue, type Property } from '../metadata/entity.js';
 import { EURO } from '../metadata/currency.js';
+import { fieldTemplateOf } from '../metadata/field-template.js';
 import { systemCaller, type RecordStore, type WriteItem } from '../ports/record-store.js';
 
 /** A user who owns demo records, with the team the records are shared with. */
@@ -157,6 +158,8 @@ export const generateDemoRecords = async (
       const object: EntityRecord = {};
       for (const p of e.properties) {
         if (['id', 'versionnumber', 'createdon', 'createdby', 'modifiedon', 'modifiedby', 'statuscode', 'statecode'].includes(p.logicalName)) continue;
+        // A composed field (a contact's name) is left to the store, which fills it from its sources.
+        if (fieldTemplateOf(p) !== undefined) continue;
         const v = p.logicalName === 'name' ? recordName(e.logicalName, r, i) : fieldValue(p, r, i, owner, created);
         if (v !== undefined) object[p.logicalName] = v;
       }

@@ -112,7 +112,8 @@ export const seedPack = async (store: RecordStore, pack: Pack): Promise<void> =>
 /**
  * Creates an organization (spec 000, `tessera org create`, sign-up, trial): its database with
  * the packs' schema, their starting rows, the admin role (with the Customize app) and the admin
- * user. The name is reserved first, so two creations of one name cannot both run.
+ * user, who holds the admin role and every role of the packs. The name is reserved first, so two
+ * creations of one name cannot both run.
  */
 export const createOrganization = async (deps: OrganizationSetupDeps, input: NewOrganization): Promise<Either<InputError, CreatedOrganization>> => {
   const orgName = normalizeOrganizationName(input.orgName);
@@ -130,7 +131,10 @@ export const createOrganization = async (deps: OrganizationSetupDeps, input: New
       store.create(systemCaller(), ROLE_ENTITY, { name: ADMIN_ROLE, body: '{}', appid: customize ? lookup(APP_ENTITY, customize) : null }),
       'admin role',
     );
-    const admin = await addUser(deps, store, { ...input.admin, roles: [ADMIN_ROLE] });
+    // The first administrator also gets the packs' roles: their masks add nothing to the admin
+    // role's full ones, but their apps do, so the administrator can open every app of the packs.
+    const packRoles = input.packs.flatMap((p) => (p.roles ?? []).map((r) => r.name));
+    const admin = await addUser(deps, store, { ...input.admin, roles: [ADMIN_ROLE, ...packRoles] });
     if (isLeft(admin)) throw new Error(admin.left.message);
     await deps.directory.setStatus(orgName, 'ready');
     return right({ orgName, adminId: admin.right, store });

@@ -1,6 +1,7 @@
 import { isLeft, left, right, type Either } from 'fp-ts/lib/Either.js';
 import { fieldNotFound, inputError, type InputError } from '../errors.js';
 import { hasFlag, primaryKeyOf, type Entity, type EntityRecord, type FieldValue, type Property } from '../metadata/entity.js';
+import { composeField, fieldTemplateOf, templateFields } from '../metadata/field-template.js';
 import { SYSTEM_USER_ENTITY } from '../permissions/access.js';
 import type { Caller } from '../permissions/types.js';
 import { isSystemCaller } from '../ports/record-store.js';
@@ -132,6 +133,11 @@ export const recordToCreate = (
     }
   }
   Object.assign(record, fields.right);
+  // Composed fields (a contact's name from its first and last name) left empty are filled.
+  for (const p of e.properties) {
+    const template = fieldTemplateOf(p);
+    if (template !== undefined && (record[p.logicalName] ?? null) === null) record[p.logicalName] = composeField(template, record, p.max);
+  }
   const stamp = now.toISOString();
   if (has(e, 'createdon')) record.createdon = stamp;
   if (has(e, 'modifiedon')) record.modifiedon = stamp;
@@ -151,6 +157,29 @@ export const sameStored = (a: StoredValue | undefined, b: StoredValue | undefine
 };
 
 /**
+ * An update's fields with its composed fields recomputed (docs/metadata.md "Composed fields"):
+ * a composed field the update empties is filled again; one it does not name follows its source
+ * fields only while it still holds what they composed, so a name typed by hand is kept.
+ */
+const withComposedFields = (e: Entity, current: StoredRecord, fields: StoredRecord): StoredRecord => {
+  const out: StoredRecord = { ...fields };
+  for (const p of e.properties) {
+    const template = fieldTemplateOf(p);
+    if (template === undefined) continue;
+    const field = p.logicalName;
+    const merged = { ...current, ...fields };
+    if (field in fields) {
+      if (fields[field] === null) out[field] = composeField(template, merged, p.max);
+      continue;
+    }
+    if (!templateFields(template).some((f) => f in fields)) continue;
+    const stored = current[field] ?? null;
+    if (stored === null || stored === composeField(template, current, p.max)) out[field] = composeField(template, merged, p.max);
+  }
+  return out;
+};
+
+/**
  * The fields an update really changes, compared with the stored record, plus modifiedon/by when
  * anything changes. Empty when the request changes nothing (then nothing is written).
  */
@@ -164,7 +193,7 @@ export const changesOf = (
   const fields = storedFields(e, object, caller);
   if (isLeft(fields)) return fields;
   const changes: StoredRecord = {};
-  for (const [k, v] of Object.entries(fields.right)) if (!sameStored(current[k], v)) changes[k] = v;
+  for (const [k, v] of Object.entries(withComposedFields(e, current, fields.right))) if (!sameStored(current[k], v)) changes[k] = v;
   if (Object.keys(changes).length === 0) return right(changes);
   if (has(e, 'modifiedon')) changes.modifiedon = now.toISOString();
   if (has(e, 'modifiedby')) changes.modifiedby = userRef(caller);

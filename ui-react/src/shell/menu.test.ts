@@ -15,6 +15,12 @@ describe('app menu (spec 000 section 2)', () => {
     expect(resolveApp('Other', ['Sales'], null)).toBeUndefined();
   });
 
+  it("'!' without a last used app opens the first app other than Customize; Customize only when it is the only app", () => {
+    expect(resolveApp('!', ['Customize', 'Sales', 'Service'], null)).toBe('Sales');
+    expect(resolveApp('!', ['Customize'], null)).toBe('Customize');
+    expect(resolveApp('Customize', ['Customize', 'Sales'], null)).toBe('Customize');
+  });
+
   it('gives the Customize app its default menu of three sections', () => {
     const all = Object.fromEntries(['inu_view', 'inu_app', 'inu_orgsettings', 'systemuser', 'team', 'inu_role', 'audit', 'report_template', 'inu_view_permission', 'inu_autonumber', 'inu_changehandler', 'inu_asyncaction', 'inu_nextrule'].map((e) => [e, FULL]));
     const sections = menuOf('Customize', [], caller(all), parse);

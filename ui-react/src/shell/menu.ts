@@ -119,9 +119,13 @@ export const menuOf = (app: string, gui: readonly InuViewRecord[], caller: Calle
 
 export const firstItem = (sections: readonly MenuSection[]): MenuEntry | undefined => sections.flatMap((s) => s.items).find((i) => !i.external);
 
-/** Spec 000 section 2: '!' is the last used app (session storage), else the first allowed app. */
+/**
+ * Spec 000 section 2: '!' is the last used app (session storage), else the first allowed app.
+ * Customize counts last: an administrator who also has a working app starts there, and opens
+ * the administration app when they mean to.
+ */
 export const resolveApp = (param: string, apps: readonly string[], stored: string | null): string | undefined => {
   if (param !== '!') return apps.includes(param) ? param : undefined;
   if (stored && apps.includes(stored)) return stored;
-  return apps[0];
+  return apps.find((a) => a !== CUSTOMIZE_APP) ?? apps[0];
 };
