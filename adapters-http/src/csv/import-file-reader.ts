@@ -4,18 +4,18 @@ import { parse, CsvError, type Info } from 'csv-parse';
 import { JsonArrayReader, readCsvPreamble, unescapeQuotedCell, type ImportFileEvent, type ImportSource } from '@tessera/core';
 
 /**
- * The file side of import. The core holds every rule over rows (packages/core/src/import); this
- * adapter only turns bytes into the core's events, in bounded memory:
+ * The file side of import. The core holds every rule over rows (core/src/import); this adapter
+ * only turns bytes into the core's events, in bounded memory:
  * - bytes are decoded as UTF-8 (invalid bytes become U+FFFD, which the core reports per cell);
  * - CSV: the core reads the preamble (byte-order mark, `sep=X`), then csv-parse (streamed)
  *   splits records with that separator; quoted cells are unescaped by the core's rule
  *   (`\n`, `\r`, `\\`); each record carries the line it starts on;
  * - JSON: the core's JsonArrayReader cuts the array into objects.
- * A record longer than MAX_RECORD_BYTES stops the file (it cannot be a real row, and holding
+ * A record longer than MAX_RECORD_CHARS stops the file (it cannot be a real row, and holding
  * it would make memory unbounded), as does an unterminated quote: both are `fatal` events.
  */
 export const MAX_RECORD_CHARS = 32 * 1024 * 1024;
-/** How much of the file is decoded before the preamble is read (a `sep=` line is short). */
+/** How much of the file is read before the preamble is looked at (a `sep=` line is short). */
 const HEAD_CHARS = 64 * 1024;
 
 export type ImportFileKind = 'csv' | 'json';
