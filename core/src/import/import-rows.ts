@@ -38,10 +38,11 @@ const REPLACEMENT = '\uFFFD';
 
 type RowBuilder = {
   row: ImportRow;
-  targets: Map<string, { property: Property; target: string }>;
+  /** Made only for rows with a `...Target` cell. */
+  targets?: Map<string, { property: Property; target: string }>;
 };
 
-const newRow = (line: number): RowBuilder => ({ row: { line, values: {}, pending: [], errors: [], notes: [] }, targets: new Map() });
+const newRow = (line: number): RowBuilder => ({ row: { line, values: {}, pending: [], errors: [], notes: [] } });
 
 const addCell = (b: RowBuilder, binding: ColumnBinding, raw: unknown, column: string): void => {
   const { row } = b;
@@ -53,7 +54,7 @@ const addCell = (b: RowBuilder, binding: ColumnBinding, raw: unknown, column: st
   if (binding.kind === 'label') return;
   if (binding.kind === 'target') {
     const t = typeof raw === 'string' ? raw.trim() : '';
-    if (t !== '') b.targets.set(p.logicalName, { property: p, target: t });
+    if (t !== '') (b.targets ??= new Map()).set(p.logicalName, { property: p, target: t });
     return;
   }
   const c = coerceCell(p, raw);
@@ -78,6 +79,7 @@ const addCell = (b: RowBuilder, binding: ColumnBinding, raw: unknown, column: st
 /** A `...Target` column overrides the lookup's target entity, which must be one of its targets. */
 const applyTargets = (b: RowBuilder): ImportRow => {
   const { row } = b;
+  if (b.targets === undefined) return row;
   for (const [field, { property, target }] of b.targets) {
     const allowed = property.targets ?? [];
     if (!allowed.includes(target)) {
@@ -154,7 +156,9 @@ export class RowReader {
   private fromCells(line: number, cells: readonly string[]): ImportRow {
     const b = newRow(line);
     const bindings = this.header?.bindings ?? [];
-    if (cells.length < bindings.length || cells.slice(bindings.length).some((c) => c !== '')) {
+    let extra = false;
+    for (let i = bindings.length; i < cells.length && !extra; i++) extra = cells[i] !== '';
+    if (cells.length < bindings.length || extra) {
       b.row.errors.push({ line, message: `the row has ${cells.length} cells, the header has ${bindings.length}` });
       return b.row;
     }
