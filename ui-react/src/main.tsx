@@ -4,8 +4,10 @@ import { createBrowserRouter, Navigate, RouterProvider, useLocation } from 'reac
 import './styles.css';
 import './state/theme.js';
 import { ApiContext, apiClient } from './api/context.js';
+import { takeProviderToken } from './api/provider-token.js';
 import { installErrorReporting } from './state/app-errors.js';
 import { AppHome, AppRoot, MenuByName } from './shell/shell.js';
+import { NotBuiltPage } from './shell/not-built-page.js';
 import { NotFoundPage, RenderErrorBoundary, RouteErrorPage } from './shell/error-pages.js';
 import { ListRoute } from './list/list-screen.js';
 import { DialogHost, ToastHost } from './ui/dialogs.js';
@@ -26,6 +28,9 @@ const UnderBang = () => {
   const loc = useLocation();
   return <Navigate to={`/!${loc.pathname === '/' ? '/' : loc.pathname}${loc.search}`} replace />;
 };
+
+// A provider sign-in lands with its token in the fragment: taken before the router reads the address.
+takeProviderToken(apiClient);
 
 const router = createBrowserRouter([
   {
@@ -49,6 +54,9 @@ const router = createBrowserRouter([
           { path: 'edit/:name/:id', element: later(() => import('./form/record-form.js'), 'RecordFormRoute') },
           { path: 'edit/:name/:id/:form', element: later(() => import('./form/record-form.js'), 'RecordFormRoute') },
           { path: 'n/:uniqueName', element: <MenuByName /> },
+          { path: 'cache', element: later(() => import('./admin/session-list.js'), 'SessionListPage') },
+          // Spec routes whose screens are not built yet say so, rather than 'Page not found'.
+          ...['customizemetadata', 'customizelocalization', 'whatsnext', 'import', 'export', 'dashboard/:name', 'custom/:id'].map((path) => ({ path, element: <NotBuiltPage /> })),
           { path: '*', element: <NotFoundPage /> },
         ],
       },

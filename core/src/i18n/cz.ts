@@ -188,4 +188,16 @@ export const cz: Record<MessageKey, string> = {
   MenuNextRules: 'Pravidla připomínek',
   MenuImport: 'Import',
   MenuExport: 'Export',
+  // Not yet built pages and the session list (spec 000 section 2)
+  MsgPageNotAvailable: 'Tato stránka zatím není k dispozici',
+  MsgPageNotAvailableText: 'Tato verze Tessery tuto obrazovku zatím neobsahuje. Vše ostatní v menu funguje.',
+  MenuSessions: 'Relace',
+  LblUser: 'Uživatel',
+  LblAddress: 'Adresa',
+  LblBrowser: 'Prohlížeč',
+  LblCreated: 'Vytvořeno',
+  LblLastUsed: 'Naposledy použito',
+  MsgAskEndSession: 'Ukončit relaci uživatele {user}? Bude se muset znovu přihlásit.',
+  MsgSessionEnded: 'Relace ukončena',
+  MsgNoSessions: 'Žádné relace',
 };

@@ -188,4 +188,16 @@ export const de: Record<MessageKey, string> = {
   MenuNextRules: 'Erinnerungsregeln',
   MenuImport: 'Import',
   MenuExport: 'Export',
+  // Not yet built pages and the session list (spec 000 section 2)
+  MsgPageNotAvailable: 'Diese Seite ist noch nicht verfügbar',
+  MsgPageNotAvailableText: 'Diese Version von Tessera enthält diese Ansicht noch nicht. Alles andere im Menü funktioniert.',
+  MenuSessions: 'Sitzungen',
+  LblUser: 'Benutzer',
+  LblAddress: 'Adresse',
+  LblBrowser: 'Browser',
+  LblCreated: 'Erstellt',
+  LblLastUsed: 'Zuletzt verwendet',
+  MsgAskEndSession: 'Die Sitzung von {user} beenden? Die Person muss sich erneut anmelden.',
+  MsgSessionEnded: 'Sitzung beendet',
+  MsgNoSessions: 'Keine Sitzungen',
 };

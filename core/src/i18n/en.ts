@@ -199,6 +199,18 @@ export const en = {
   MenuNextRules: 'Next Rules',
   MenuImport: 'Import',
   MenuExport: 'Export',
+  // Not yet built pages and the session list (spec 000 section 2)
+  MsgPageNotAvailable: 'This page is not available yet',
+  MsgPageNotAvailableText: 'This version of Tessera does not include this screen yet. Everything else in the menu works.',
+  MenuSessions: 'Sessions',
+  LblUser: 'User',
+  LblAddress: 'Address',
+  LblBrowser: 'Browser',
+  LblCreated: 'Created',
+  LblLastUsed: 'Last used',
+  MsgAskEndSession: 'End the session of {user}? They will have to sign in again.',
+  MsgSessionEnded: 'Session ended',
+  MsgNoSessions: 'No sessions',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -188,4 +188,16 @@ export const sk: Record<MessageKey, string> = {
   MenuNextRules: 'Pravidlá pripomienok',
   MenuImport: 'Import',
   MenuExport: 'Export',
+  // Not yet built pages and the session list (spec 000 section 2)
+  MsgPageNotAvailable: 'Táto stránka zatiaľ nie je k dispozícii',
+  MsgPageNotAvailableText: 'Táto verzia Tessery túto obrazovku zatiaľ neobsahuje. Všetko ostatné v menu funguje.',
+  MenuSessions: 'Relácie',
+  LblUser: 'Používateľ',
+  LblAddress: 'Adresa',
+  LblBrowser: 'Prehliadač',
+  LblCreated: 'Vytvorené',
+  LblLastUsed: 'Naposledy použité',
+  MsgAskEndSession: 'Ukončiť reláciu používateľa {user}? Bude sa musieť znova prihlásiť.',
+  MsgSessionEnded: 'Relácia ukončená',
+  MsgNoSessions: 'Žiadne relácie',
 };

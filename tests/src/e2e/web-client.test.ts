@@ -36,6 +36,18 @@ const api = async (email: string) => {
   return { userId, fetchRecords, create };
 };
 
+/** A session token as /api/login (or a provider sign-in) opens it, for a browser given its agent. */
+const tokenFor = async (email: string, agent = 'tessera-e2e'): Promise<string> => {
+  const res = await fetch(`${server.url}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': agent },
+    body: new URLSearchParams({ organization: ORG, username: email, password: PASSWORD }).toString(),
+  });
+  const token = res.headers.get('x-accessptoken');
+  if (!res.ok || !token) throw new Error(`sign-in of ${email} failed: ${res.status}`);
+  return token;
+};
+
 /** An account owned by the given user (the demo gives each salesperson their own). */
 const accountOwnedBy = async (email: string): Promise<{ id: string; name: string }> => {
   const a = await api(email);
@@ -530,6 +542,150 @@ describe('web client in a real browser (issue 8 section 6)', { timeout: 90_000 }
     await page.locator('form.panels').waitFor();
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(360);
     await screenshot(page, 'mobile-form');
+    await context.close();
+  });
+
+  it('the provider buttons of the login page go to /auth/{provider}/{organization} with redirectUrl and origin (Microsoft is azure)', async () => {
+    const { context, page } = await newPage(browser);
+    for (const [label, provider] of [['Google', 'google'], ['Facebook', 'facebook'], ['Apple', 'apple'], ['Microsoft', 'azure']]) {
+      await page.goto(`${server.url}/login?org=${ORG}&returnUrl=${encodeURIComponent('/popupLogin')}`);
+      const [request] = await Promise.all([page.waitForRequest((r) => r.url().includes('/auth/')), page.getByRole('button', { name: `Sign in with ${label}` }).click()]);
+      const url = new URL(request.url());
+      expect(url.pathname).toBe(`/auth/${provider}/${ORG}`);
+      expect(url.searchParams.get('redirectUrl')).toBe('/popupLogin');
+      expect(url.searchParams.get('origin')).toBe(server.url);
+    }
+    await context.close();
+  });
+
+  it('takes the session a provider sign-in hands over in #token=&org= on the page it lands on: signed in, the organization remembered, the fragment gone', async () => {
+    const token = await tokenFor(NINA);
+    const { context, page } = await newPage(browser);
+    await page.goto(`${server.url}/#token=${encodeURIComponent(token)}&org=${ORG}`);
+    await page.locator('.topbar').waitFor();
+    await page.locator('.grid tbody a.row-link').first().waitFor();
+    expect(new URL(page.url()).pathname).toBe('/!/list/account');
+    expect(new URL(page.url()).hash).toBe('');
+    expect(await page.evaluate('localStorage.getItem("tessera.token")')).toBe(token);
+    expect(await page.evaluate('localStorage.getItem("tessera.loginOrganization")')).toBe(ORG);
+    // A deep link keeps its path and query; the token is not left in the history either.
+    const other = await tokenFor(NINA);
+    await page.goto(`${server.url}/!/list/contact?x=1#token=${encodeURIComponent(other)}&org=${ORG}`);
+    await page.locator('.grid tbody a.row-link').first().waitFor();
+    expect(page.url()).toBe(`${server.url}/!/list/contact?x=1`);
+    expect(await page.evaluate('localStorage.getItem("tessera.token")')).toBe(other);
+    expect(await page.evaluate('JSON.stringify(history.state ?? null) + location.href')).not.toContain(other);
+    await context.close();
+  });
+
+  it('ends the inactivity popup when the popup login window lands on /popupLogin with a provider token', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, ORG, NINA, PASSWORD);
+    await page.locator('.grid tbody a.row-link').first().waitFor();
+    await page.evaluate(`fetch('/api/logout', { method: 'POST', headers: { 'x-accessptoken': localStorage.getItem('tessera.token') } })`);
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.getByText('You were logged out due to inactivity').waitFor();
+    const [popup] = await Promise.all([page.waitForEvent('popup'), page.getByRole('button', { name: 'Back to Login' }).click()]);
+    await popup.waitForURL(/\/login\?returnUrl=%2FpopupLogin/);
+    // Where the server's 303 after a provider sign-in takes the popup (redirectUrl=/popupLogin).
+    await popup.goto(`${server.url}/popupLogin#token=${encodeURIComponent(await tokenFor(NINA))}&org=${ORG}`);
+    await popup.getByText('Login complete, you can close this window.').waitFor();
+    expect(new URL(popup.url()).hash).toBe('');
+    await page.getByText('You were logged out due to inactivity').waitFor({ state: 'detached' });
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.locator('.grid tbody a.row-link').first().waitFor();
+    await context.close();
+  });
+
+  it('lets a salesperson open Edit profile (their own user record) and save it', async () => {
+    const nina = await api(NINA);
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, ORG, NINA, PASSWORD);
+    await page.getByRole('button', { name: 'Profile' }).click();
+    await page.getByRole('button', { name: 'Edit profile' }).click();
+    await page.locator('form.panels').waitFor();
+    expect(new URL(page.url()).pathname).toBe(`/!/edit/systemuser/${nina.userId}`);
+    await poll(() => page.locator('h1').textContent()).toBe('Nina North');
+    expect(await page.getByText('Read only').count()).toBe(0);
+    await page.getByRole('textbox', { name: 'Phone' }).fill('+421 944 444 444');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.locator('.toast', { hasText: 'Record saved' }).waitFor();
+    const [me] = await nina.fetchRecords({ entity: { name: 'systemuser', attributes: [{ attribute: 'phone' }], filter: { conditions: [{ attribute: 'id', operator: 'eq', value: nina.userId }] } } });
+    expect(me.phone).toBe('+421 944 444 444');
+    // Another user's record stays closed to owner level.
+    const sam = await api(SAM);
+    await page.goto(`${server.url}/!/edit/systemuser/${sam.userId}`);
+    await page.getByText('We apologize. The record does not exist or you do not have permission to access it.').waitFor();
+    await context.close();
+  });
+
+  it('signs the demo administrator into the Sales app, with Service and Customize among the apps', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto(`${server.url}/login?org=${ORG}`);
+    await page.getByLabel('Email').fill('admin@demo.test');
+    await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    // The owner filter starts at Mine, and the administrator owns no account: the list may be empty.
+    await page.getByRole('heading', { name: 'Accounts' }).waitFor();
+    expect(await page.locator('.app-name').textContent()).toBe('Sales');
+    expect(new URL(page.url()).pathname).toBe('/!/list/account');
+    await page.getByRole('button', { name: 'Apps' }).click();
+    const apps = page.getByRole('menu', { name: 'Apps' });
+    for (const app of ['Sales', 'Service', 'Customize']) await apps.getByRole('menuitem', { name: app, exact: true }).waitFor();
+    await context.close();
+  });
+
+  it('titles a new contact saved with first and last name by the name the server composed from them', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, ORG, NINA, PASSWORD);
+    await page.goto(`${server.url}/!/edit/contact/0`);
+    await page.locator('form.panels').waitFor();
+    await page.getByLabel('First Name').fill('Greta');
+    await page.getByLabel('Last Name').fill('Zzcomposed');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.waitForURL(/\/!\/edit\/contact\/[0-9a-f-]{36}$/);
+    await poll(() => page.locator('h1').textContent()).toBe('Greta Zzcomposed');
+    await page.goto(`${server.url}/!/list/contact`);
+    await page.getByRole('searchbox', { name: 'Search' }).first().fill('Zzcomposed');
+    await poll(() => page.locator('.grid tbody a.row-link').allTextContents()).toEqual(['Greta Zzcomposed']);
+    await context.close();
+  });
+
+  it("explains a Customize menu page that is not built yet instead of a bare 'Page not found'", async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, ORG, 'admin@demo.test', PASSWORD);
+    await page.goto(`${server.url}/Customize/list/inu_view`);
+    await page.locator('#side-nav').getByRole('link', { name: 'Metadata' }).click();
+    await page.getByRole('heading', { name: 'Metadata' }).waitFor();
+    await page.getByText('This page is not available yet').waitFor();
+    await page.getByText('This version of Tessera does not include this screen yet.', { exact: false }).waitFor();
+    expect(await page.getByRole('heading', { name: 'Page not found' }).count()).toBe(0);
+    await screenshot(page, 'page-not-built');
+    await page.getByRole('link', { name: 'Back' }).click();
+    await page.waitForURL(/\/Customize\/list\/inu_view/);
+    await context.close();
+  });
+
+  it('lists the sessions at /{appid}/cache and ends one with Delete', async () => {
+    const taraToken = await tokenFor('tara@demo.test', 'e2e-session-list-agent');
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, ORG, 'admin@demo.test', PASSWORD);
+    await page.goto(`${server.url}/Customize/cache`);
+    await page.getByRole('heading', { name: 'Sessions' }).waitFor();
+    const row = page.locator('.grid tbody tr', { hasText: 'e2e-session-list-agent' });
+    await row.waitFor();
+    expect(await row.locator('td').first().textContent()).toBe('Tara Tech');
+    await screenshot(page, 'sessions');
+    await row.getByRole('button', { name: 'Delete Tara Tech' }).click();
+    await poll(() => dialogText(page).textContent()).toBe('End the session of Tara Tech? They will have to sign in again.');
+    await page.locator('dialog.modal[open]').getByRole('button', { name: 'Delete' }).click();
+    await page.locator('.toast', { hasText: 'Session ended' }).waitFor();
+    await poll(() => row.count()).toBe(0);
+    await poll(async () => (await fetch(`${server.url}/api/getusercontext`, { headers: { 'x-accessptoken': taraToken } })).status).toBe(401);
+    // A user who is not an administrator sees the server's refusal, not an empty list.
+    await signIn(page, server.url, ORG, NINA, PASSWORD);
+    await page.goto(`${server.url}/!/cache`);
+    await poll(() => page.locator('.error-text[role="alert"]').textContent()).toContain('ERR_PERMISSION');
     await context.close();
   });
 });

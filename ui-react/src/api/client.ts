@@ -39,6 +39,8 @@ export type Puzzle = { salt: string; hash: string; cookie: string; iv: string };
 export type SurveyAnswer = { ok: true; body: unknown } | { ok: false; status: number; text: string };
 export type ExecuteItem = { operation: 'create' | 'update' | 'delete'; name: string; object: EntityRecord };
 export type ExecuteResult = { id?: string; error?: string };
+/** A session as /api/cache_debug lists it: `name` is a handle, never the token. */
+export type SessionEntry = { name: string; orgname: string; username: string; created: string; modified: string; read: string; ip: string; agent: string };
 export type ChangeEvent = { entity: string; id: string; operation: string; stamp: string };
 
 const storage = {
@@ -208,6 +210,16 @@ export class ApiClient {
   async update(operation: 'create' | 'update' | 'delete', name: string, object: EntityRecord): Promise<string> {
     const text = await this.call<string>('POST', '/api/update', { operation, name, object }, true);
     return text.trim().replace(/^"|"$/g, '');
+  }
+
+  /** GET /api/cache_debug: the organization's sessions (administrators only). */
+  cacheDebug(): Promise<SessionEntry[]> {
+    return this.call<SessionEntry[]>('GET', '/api/cache_debug');
+  }
+
+  /** GET /api/cache_debug_delete?name=: ends one session, named by its handle. */
+  async cacheDebugDelete(name: string): Promise<void> {
+    await this.call<string>('GET', `/api/cache_debug_delete?name=${encodeURIComponent(name)}`, undefined, true);
   }
 
   executeMultiple(items: ExecuteItem[]): Promise<ExecuteResult[]> {
