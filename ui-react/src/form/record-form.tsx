@@ -3,6 +3,7 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useBlocker, useNavigate, useParams, useSearchParams } from 'react-router';
 import { isLeft, isRight } from 'fp-ts/lib/Either.js';
 import type { Entity, EntityRecord, FieldValue, Form, Panel } from '../core.js';
+import { composeField, fieldTemplateOf } from '../core.js';
 import {
   allFormFields,
   canAccess,
@@ -75,6 +76,14 @@ const parseInit = (text: string | null): EntityRecord | undefined => {
 
 /** The fields a create sends: the non-empty values. */
 const createPayload = (r: EntityRecord): EntityRecord => Object.fromEntries(Object.entries(r).filter(([k, v]) => k !== 'id' && k !== 'versionnumber' && !isEmptyValue(v as FieldValue)));
+
+/** The name of a record just created: as typed, or as the server composes it (a contact's first and last name). */
+const createdName = (entity: Entity, record: EntityRecord): string => {
+  const typed = String(record.name ?? '');
+  const p = entity.properties.find((x) => x.logicalName === 'name');
+  const template = p ? fieldTemplateOf(p) : undefined;
+  return typed || (template ? (composeField(template, record, p?.max) ?? '') : '');
+};
 
 /**
  * The record form (spec 001 sections 2, 4, 5): load, edit with dirty tracking, the save sequence
@@ -220,7 +229,7 @@ export const RecordForm = ({
         setLoaded(current);
         setEdited(current);
         proceeding.current = true;
-        if (inDialog) onClose?.({ id: out.id, name: String(current.name ?? '') });
+        if (inDialog) onClose?.({ id: out.id, name: createdName(entity, current) });
         else if (close) goBack();
         else navigate(`/${appParam}/edit/${entityName}/${out.id}${formName ? `/${formName}` : ''}`, { replace: true });
         setStatus('ready');
