@@ -4,6 +4,7 @@ import {
   lookupTargetColumn,
   primaryKeyOf,
   type Entity,
+  type Property,
   type Steps,
   type StoredRecord,
   type StoreStep,
@@ -43,13 +44,6 @@ const selectColumns = (kind: SqlDialectKind, e: Entity): RawBuilder<unknown>[] =
 const versionCheck = (kind: SqlDialectKind, column: string, version: number): RawBuilder<unknown> =>
   kind === 'mssql' ? sql`CAST(${sql.ref(column)} AS bigint) = ${version}` : sql`${sql.ref(column)} = ${version}`;
 
-function* all(build: SqlCommand['build'], key?: string, params?: unknown[]): SqlWork<Row[]> {
-  return (yield { kind: 'all', build, key, params }).rows;
-}
-function* run(build: SqlCommand['build'], key?: string, params?: unknown[]): SqlWork<number> {
-  return (yield { kind: 'run', build, key, params }).changes;
-}
-
 const assignments = (kind: SqlDialectKind, e: Entity, values: StoredRecord, insert: boolean): Record<string, unknown> => {
   const out: Record<string, unknown> = {};
   for (const p of e.properties) {
@@ -61,28 +55,81 @@ const assignments = (kind: SqlDialectKind, e: Entity, values: StoredRecord, inse
   return out;
 };
 
-/** One storage step as SQL commands; answers what the step promises (record-writes.ts StoreStep). */
-export function* sqlStep(step: StoreStep): SqlWork<unknown> {
+/**
+ * An entity's properties numbered once, so that the SQL text of a write can be keyed by which
+ * properties it writes (a bit per property) instead of by its column names joined for every
+ * record. A changed entity is a new object or a new property list, and gets a new number.
+ */
+type ColumnPlan = { readonly id: number; readonly properties: readonly Property[]; readonly size: number };
+let planIds = 0;
+const columnPlans = new WeakMap<Entity, ColumnPlan>();
+const columnPlanOf = (e: Entity): ColumnPlan => {
+  const known = columnPlans.get(e);
+  if (known !== undefined && known.properties === e.properties && known.size === e.properties.length) return known;
+  const plan = { id: ++planIds, properties: e.properties, size: e.properties.length };
+  columnPlans.set(e, plan);
+  return plan;
+};
+
+/**
+ * The SQLite parameters of `assignments('sqlite', ...)`, in the same order, and a key naming the
+ * entity and the properties written (30 per base-36 word), without building the column object:
+ * the hot path of bulk writes.
+ */
+const sqliteWrite = (e: Entity, values: StoredRecord, insert: boolean, prefix: string): { key: string; params: unknown[] } => {
+  const plan = columnPlanOf(e);
+  const params: unknown[] = [];
+  let key = `${prefix}:${plan.id}:`;
+  let bits = 0;
+  const props = plan.properties;
+  for (let i = 0; i < props.length; i++) {
+    if (i > 0 && i % 30 === 0) {
+      key += `${bits.toString(36)}.`;
+      bits = 0;
+    }
+    const p = props[i];
+    const v = values[p.logicalName];
+    if (v === undefined && !(p.logicalName in values)) continue;
+    if (p.type === 'VersionNumber' && !insert) continue;
+    bits |= 1 << i % 30;
+    if (p.type === 'Lookup') {
+      const ref = v !== null && typeof v === 'object' ? v : null;
+      params.push(ref ? ref.id : null, ref ? ref.name : null);
+    } else if (v === undefined || v === null) params.push(null);
+    else if (typeof v === 'boolean') params.push(v ? 1 : 0);
+    else if (p.type === 'Binary' && typeof v === 'string') params.push(Buffer.from(v, 'base64'));
+    else params.push(v);
+  }
+  return { key: key + bits.toString(36), params };
+};
+
+/** One storage step as one SQL command, and how its result answers the step (record-writes.ts StoreStep). */
+export type StepCommand = { command: SqlCommand; answer: (result: SqlResult) => unknown };
+
+const rowAnswer =
+  (e: Entity) =>
+  (r: SqlResult): StoredRecord | null =>
+    r.rows[0] ? storedRow(e, r.rows[0]) : null;
+const insertedAnswer = (r: SqlResult): boolean => r.changes === 1;
+const changesAnswer = (r: SqlResult): number => r.changes;
+
+export const sqlStepCommand = (step: StoreStep): StepCommand => {
   switch (step.kind) {
     case 'get': {
       const e = step.entity;
-      const rows = yield* all(
-        (d) =>
-          d.db
-            .selectFrom(e.logicalName)
-            .select(selectColumns(d.kind, e) as any)
-            .where(sql.ref(primaryKeyOf(e)) as any, '=', step.id),
-        `get:${e.logicalName}`,
-        [step.id],
-      );
-      return rows[0] ? storedRow(e, rows[0]) : null;
+      const build = (d: SqlDialect) =>
+        d.db
+          .selectFrom(e.logicalName)
+          .select(selectColumns(d.kind, e) as any)
+          .where(sql.ref(primaryKeyOf(e)) as any, '=', step.id);
+      return { command: { kind: 'all', build, key: `get:${columnPlanOf(e).id}`, params: [step.id] }, answer: rowAnswer(e) };
     }
     case 'insert': {
       // One statement: inserts unless the id (or, on SQLite, another unique key such as a link pair) is taken.
       const e = step.entity;
       const pk = primaryKeyOf(e);
       const id = step.record[pk] as string;
-      const insert = (d: SqlDialect) => {
+      const build = (d: SqlDialect) => {
         const values = assignments(d.kind, e, step.record, true);
         if (d.kind === 'sqlite') return d.db.insertInto(e.logicalName).values(values).onConflict((oc) => oc.doNothing());
         const columns = Object.keys(values);
@@ -95,36 +142,37 @@ export function* sqlStep(step: StoreStep): SqlWork<unknown> {
               .where(sql`NOT EXISTS (SELECT 1 FROM ${sql.table(e.logicalName)} WHERE ${sql.ref(pk)} = ${id})` as any),
           );
       };
-      const values = assignments('sqlite', e, step.record, true);
-      const key = `insert:${e.logicalName}:${Object.keys(values).join(',')}`;
-      return (yield* run(insert, key, Object.values(values))) === 1;
+      const { key, params } = sqliteWrite(e, step.record, true, 'insert');
+      return { command: { kind: 'run', build, key, params }, answer: insertedAnswer };
     }
     case 'update': {
       const e = step.entity;
       const vf = versionOf(e);
-      const values = assignments('sqlite', e, step.changes, false);
-      const key = `update:${e.logicalName}:${Object.keys(values).join(',')}:${step.version !== undefined}`;
-      const params = [...Object.values(values), step.id, ...(vf && step.version !== undefined ? [step.version] : [])];
-      return yield* run((d) => {
+      const written = sqliteWrite(e, step.changes, false, 'update');
+      const key = `${written.key}:${step.version !== undefined}`;
+      const params = [...written.params, step.id, ...(vf && step.version !== undefined ? [step.version] : [])];
+      const build = (d: SqlDialect) => {
         let q = d.db.updateTable(e.logicalName).set(assignments(d.kind, e, step.changes, false));
         if (vf && d.kind === 'sqlite') q = q.set({ [vf]: sql`${sql.ref(vf)} + 1` });
         q = q.where(sql.ref(primaryKeyOf(e)) as any, '=', step.id);
         if (vf && step.version !== undefined) q = q.where(versionCheck(d.kind, vf, step.version) as any);
         return q;
-      }, key, params);
+      };
+      return { command: { kind: 'run', build, key, params }, answer: changesAnswer };
     }
     case 'delete': {
       const e = step.entity;
       const vf = versionOf(e);
-      return yield* run((d) => {
+      const build = (d: SqlDialect) => {
         let q = d.db.deleteFrom(e.logicalName).where(sql.ref(primaryKeyOf(e)) as any, '=', step.id);
         if (vf && step.version !== undefined) q = q.where(versionCheck(d.kind, vf, step.version) as any);
         return q;
-      });
+      };
+      return { command: { kind: 'run', build }, answer: changesAnswer };
     }
     case 'lastDeleted': {
       const e = step.audit;
-      const rows = yield* all((d) => {
+      const build = (d: SqlDialect) => {
         let q = d.db
           .selectFrom(e.logicalName)
           .select(selectColumns(d.kind, e) as any)
@@ -134,18 +182,24 @@ export function* sqlStep(step: StoreStep): SqlWork<unknown> {
           .orderBy(sql.ref('createdon') as any, 'desc');
         q = d.kind === 'mssql' ? q.top(1) : q.limit(1);
         return q;
-      });
-      return rows[0] ? storedRow(e, rows[0]) : null;
+      };
+      return { command: { kind: 'all', build }, answer: rowAnswer(e) };
     }
   }
+};
+
+/** One storage step as SQL work; answers what the step promises (record-writes.ts StoreStep). */
+export function* sqlStep(step: StoreStep): SqlWork<unknown> {
+  const c = sqlStepCommand(step);
+  return c.answer(yield c.command);
 }
 
-/** A write's storage steps as one piece of SQL work. */
+/** A write's storage steps as one piece of SQL work: one command per step, no nested generators. */
 export function* sqlWork<T>(steps: Steps<T>): SqlWork<T> {
   let next = steps.next();
   while (!next.done) {
-    const answer = yield* sqlStep(next.value);
-    next = steps.next(answer);
+    const c = sqlStepCommand(next.value);
+    next = steps.next(c.answer(yield c.command));
   }
   return next.value;
 }

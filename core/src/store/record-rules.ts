@@ -75,25 +75,100 @@ export const storedValue = (e: Entity, p: Property, v: FieldValue | undefined): 
   }
 };
 
-const writableProperty = (e: Entity, field: string, caller: Caller): Property | undefined =>
-  e.properties.find((p) => p.logicalName === field && (p.secret !== true || isSystemCaller(caller)));
+/**
+ * What the rules of a write need from an entity, worked out once per entity rather than once
+ * per written record (an import writes 100k records of one entity): properties by name, the
+ * defaults in stored form, the composed fields, which system fields exist. Entities are values
+ * (a metadata change makes new objects); the plan is made again when the property list differs.
+ */
+type WritePlan = {
+  readonly properties: readonly Property[];
+  readonly size: number;
+  readonly pk: string;
+  readonly byName: ReadonlyMap<string, Property>;
+  readonly defaults: ReadonlyArray<{ readonly field: string; readonly value: StoredValue }>;
+  readonly composed: ReadonlyArray<{ readonly property: Property; readonly template: string; readonly sources: readonly string[] }>;
+  readonly createdon: boolean;
+  readonly modifiedon: boolean;
+  readonly createdby: boolean;
+  readonly modifiedby: boolean;
+  readonly ownerid: boolean;
+  readonly version: string | undefined;
+};
+
+const plans = new WeakMap<Entity, WritePlan>();
+const serverFields: ReadonlySet<string> = new Set(SERVER_FIELDS);
+
+const writePlanOf = (e: Entity): WritePlan => {
+  const known = plans.get(e);
+  if (known !== undefined && known.properties === e.properties && known.size === e.properties.length && known.pk === primaryKeyOf(e)) return known;
+  const byName = new Map<string, Property>();
+  for (const p of e.properties) if (!byName.has(p.logicalName)) byName.set(p.logicalName, p);
+  const defaults: Array<{ field: string; value: StoredValue }> = [];
+  for (const p of e.properties) {
+    if (p.defaultValue === undefined || p.defaultValue === null || p.type === 'VersionNumber') continue;
+    const d = storedValue(e, p, p.defaultValue);
+    if (!isLeft(d)) defaults.push({ field: p.logicalName, value: d.right });
+  }
+  const composed: Array<{ property: Property; template: string; sources: string[] }> = [];
+  for (const p of e.properties) {
+    const template = fieldTemplateOf(p);
+    if (template !== undefined) composed.push({ property: p, template, sources: templateFields(template) });
+  }
+  const plan: WritePlan = {
+    properties: e.properties,
+    size: e.properties.length,
+    pk: primaryKeyOf(e),
+    byName,
+    defaults,
+    composed,
+    createdon: byName.has('createdon'),
+    modifiedon: byName.has('modifiedon'),
+    createdby: byName.has('createdby'),
+    modifiedby: byName.has('modifiedby'),
+    ownerid: byName.has('ownerid'),
+    version: e.properties.find((p) => p.type === 'VersionNumber')?.logicalName,
+  };
+  plans.set(e, plan);
+  return plan;
+};
+
+/** The entity's VersionNumber field, if it has one. */
+export const versionFieldOf = (e: Entity): string | undefined => writePlanOf(e).version;
+
+/** A default's stored value for one record (a lookup object is the record's own). */
+const own = (v: StoredValue): StoredValue => (v !== null && typeof v === 'object' ? { id: v.id, name: v.name } : v);
+
+/**
+ * Writes the request's fields in stored form into `out`, without id and server fields; an
+ * unknown field is ERR_INPUT (and `out` is then half-filled: callers drop it).
+ */
+const storeFieldsInto = (e: Entity, object: EntityRecord, caller: Caller, out: StoredRecord): InputError | undefined => {
+  const plan = writePlanOf(e);
+  const system = isSystemCaller(caller);
+  const fields = Object.keys(object);
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i];
+    if (field === plan.pk || serverFields.has(field)) continue;
+    const p = plan.byName.get(field);
+    if (p === undefined || (p.secret === true && !system)) return fieldNotFound(e.logicalName, field);
+    const v = storedValue(e, p, object[field]);
+    if (isLeft(v)) return v.left;
+    out[field] = v.right;
+  }
+  return undefined;
+};
 
 /** The request's fields in stored form, without id and server fields; unknown fields are ERR_INPUT. */
 export const storedFields = (e: Entity, object: EntityRecord, caller: Caller): Either<InputError, StoredRecord> => {
-  const pk = primaryKeyOf(e);
   const out: StoredRecord = {};
-  for (const [field, value] of Object.entries(object)) {
-    if (field === pk || (SERVER_FIELDS as readonly string[]).includes(field)) continue;
-    const p = writableProperty(e, field, caller);
-    if (!p) return left(fieldNotFound(e.logicalName, field));
-    const v = storedValue(e, p, value);
-    if (isLeft(v)) return v;
-    out[field] = v.right;
-  }
-  return right(out);
+  const failure = storeFieldsInto(e, object, caller, out);
+  return failure === undefined ? right(out) : left(failure);
 };
 
-const has = (e: Entity, field: string): boolean => e.properties.some((p) => p.logicalName === field);
+/** Whether the request gives a field that storedFields keeps. */
+const givesField = (plan: WritePlan, object: EntityRecord, field: string): boolean =>
+  field !== plan.pk && !serverFields.has(field) && Object.hasOwn(object, field);
 
 /** The id a write names: lower case, and a UUID. */
 export const recordId = (e: Entity, object: EntityRecord): Either<InputError, string> => {
@@ -115,9 +190,14 @@ export const recordToCreate = (
   now: Date,
   newId: () => string,
 ): Either<InputError, StoredRecord> => {
-  const fields = storedFields(e, object, caller);
-  if (isLeft(fields)) return fields;
-  const pk = primaryKeyOf(e);
+  const plan = writePlanOf(e);
+  const pk = plan.pk;
+  // Built in place, in the order id, defaults of fields not given, the given fields (one object per record).
+  const record: StoredRecord = {};
+  record[pk] = null;
+  for (const d of plan.defaults) if (!givesField(plan, object, d.field)) record[d.field] = own(d.value);
+  const failure = storeFieldsInto(e, object, caller, record);
+  if (failure !== undefined) return left(failure);
   const given = object[pk];
   let id = newId().toLowerCase();
   if (given !== undefined && given !== null && given !== '' && given !== '0') {
@@ -125,27 +205,18 @@ export const recordToCreate = (
     if (isLeft(r)) return r;
     id = r.right;
   }
-  const record: StoredRecord = { [pk]: id };
-  for (const p of e.properties) {
-    if (p.defaultValue !== undefined && p.defaultValue !== null && fields.right[p.logicalName] === undefined && p.type !== 'VersionNumber') {
-      const d = storedValue(e, p, p.defaultValue);
-      if (!isLeft(d)) record[p.logicalName] = d.right;
-    }
-  }
-  Object.assign(record, fields.right);
+  if (record[pk] === null) record[pk] = id;
   // Composed fields (a contact's name from its first and last name) left empty are filled.
-  for (const p of e.properties) {
-    const template = fieldTemplateOf(p);
-    if (template !== undefined && (record[p.logicalName] ?? null) === null) record[p.logicalName] = composeField(template, record, p.max);
+  for (const { property: p, template } of plan.composed) {
+    if ((record[p.logicalName] ?? null) === null) record[p.logicalName] = composeField(template, record, p.max);
   }
   const stamp = now.toISOString();
-  if (has(e, 'createdon')) record.createdon = stamp;
-  if (has(e, 'modifiedon')) record.modifiedon = stamp;
-  if (has(e, 'createdby')) record.createdby = userRef(caller);
-  if (has(e, 'modifiedby')) record.modifiedby = userRef(caller);
-  if (has(e, 'ownerid') && (record.ownerid === undefined || record.ownerid === null)) record.ownerid = userRef(caller);
-  const version = e.properties.find((p) => p.type === 'VersionNumber');
-  if (version) record[version.logicalName] = 1;
+  if (plan.createdon) record.createdon = stamp;
+  if (plan.modifiedon) record.modifiedon = stamp;
+  if (plan.createdby) record.createdby = userRef(caller);
+  if (plan.modifiedby) record.modifiedby = userRef(caller);
+  if (plan.ownerid && (record.ownerid === undefined || record.ownerid === null)) record.ownerid = userRef(caller);
+  if (plan.version !== undefined) record[plan.version] = 1;
   return right(record);
 };
 
@@ -162,17 +233,17 @@ export const sameStored = (a: StoredValue | undefined, b: StoredValue | undefine
  * fields only while it still holds what they composed, so a name typed by hand is kept.
  */
 const withComposedFields = (e: Entity, current: StoredRecord, fields: StoredRecord): StoredRecord => {
+  const composed = writePlanOf(e).composed;
+  if (composed.length === 0) return fields;
   const out: StoredRecord = { ...fields };
-  for (const p of e.properties) {
-    const template = fieldTemplateOf(p);
-    if (template === undefined) continue;
+  const merged = { ...current, ...fields };
+  for (const { property: p, template, sources } of composed) {
     const field = p.logicalName;
-    const merged = { ...current, ...fields };
     if (field in fields) {
       if (fields[field] === null) out[field] = composeField(template, merged, p.max);
       continue;
     }
-    if (!templateFields(template).some((f) => f in fields)) continue;
+    if (!sources.some((f) => f in fields)) continue;
     const stored = current[field] ?? null;
     if (stored === null || stored === composeField(template, current, p.max)) out[field] = composeField(template, merged, p.max);
   }
@@ -192,18 +263,26 @@ export const changesOf = (
 ): Either<InputError, StoredRecord> => {
   const fields = storedFields(e, object, caller);
   if (isLeft(fields)) return fields;
+  const plan = writePlanOf(e);
   const changes: StoredRecord = {};
-  for (const [k, v] of Object.entries(withComposedFields(e, current, fields.right))) if (!sameStored(current[k], v)) changes[k] = v;
-  if (Object.keys(changes).length === 0) return right(changes);
-  if (has(e, 'modifiedon')) changes.modifiedon = now.toISOString();
-  if (has(e, 'modifiedby')) changes.modifiedby = userRef(caller);
+  let changed = false;
+  const wanted = withComposedFields(e, current, fields.right);
+  for (const k of Object.keys(wanted)) {
+    if (!sameStored(current[k], wanted[k])) {
+      changes[k] = wanted[k];
+      changed = true;
+    }
+  }
+  if (!changed) return right(changes);
+  if (plan.modifiedon) changes.modifiedon = now.toISOString();
+  if (plan.modifiedby) changes.modifiedby = userRef(caller);
   return right(changes);
 };
 
 /** The versionnumber a request carries, as the stored counter; undefined when absent. */
 export const requestedVersion = (e: Entity, object: EntityRecord): Either<InputError, number | undefined> => {
-  const p = e.properties.find((x) => x.type === 'VersionNumber');
-  const v = p ? object[p.logicalName] : undefined;
+  const field = writePlanOf(e).version;
+  const v = field !== undefined ? object[field] : undefined;
   if (v === undefined || v === null || v === '') return right(undefined);
   const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN;
   return Number.isSafeInteger(n) ? right(n) : left(inputError(`Invalid versionnumber for ${e.logicalName}: ${JSON.stringify(v)}`));

@@ -13,6 +13,7 @@ import {
   recordId,
   recordToCreate,
   requestedVersion,
+  versionFieldOf,
   type StoredRecord,
 } from './record-rules.js';
 
@@ -73,11 +74,11 @@ const entityOf = (ctx: WriteContext, name: string): Either<DomainError, Entity> 
   return e ? right(e) : left(noObject(name));
 };
 
-const change = (ctx: WriteContext, entity: string, id: string, operation: ChangeOperation): Change => ({
+const change = (ctx: WriteContext, entity: string, id: string, operation: ChangeOperation, at: Date = ctx.now()): Change => ({
   entity,
   id,
   operation,
-  stamp: ctx.now().toISOString(),
+  stamp: at.toISOString(),
 });
 
 /** The label of the user who last modified a record, for 'This record was modified by {modifier}'. */
@@ -96,13 +97,15 @@ function* conflict(ctx: WriteContext, current: StoredRecord | null, e: Entity): 
 export function* createRecord(ctx: WriteContext, caller: Caller, entity: string, object: EntityRecord): Steps<WriteOutcome> {
   const e = entityOf(ctx, entity);
   if (isLeft(e)) return e;
-  const record = recordToCreate(e.right, object, caller, ctx.now(), ctx.newId);
+  const now = ctx.now();
+  const record = recordToCreate(e.right, object, caller, now, ctx.newId);
   if (isLeft(record)) return record;
   const d = decide(caller, 'create', e.right, record.right);
   if (isLeft(d)) return d;
   const id = record.right[primaryKeyOf(e.right)] as string;
   if (!(yield* inserted(e.right, record.right))) return left(inputError(`A ${entity} with id ${id} (or the same unique fields) already exists`));
-  return right({ id, change: change(ctx, entity, id, 'create') });
+  // The stamp of the change is the record's own creation time (one clock reading per record).
+  return right({ id, change: change(ctx, entity, id, 'create', now) });
 }
 
 export function* updateRecord(ctx: WriteContext, caller: Caller, entity: string, object: EntityRecord): Steps<WriteOutcome> {
@@ -118,7 +121,7 @@ export function* updateRecord(ctx: WriteContext, caller: Caller, entity: string,
   if (isLeft(d)) return d;
   const changes = changesOf(e.right, current, object, caller, ctx.now());
   if (isLeft(changes)) return changes;
-  const versionField = e.right.properties.find((p) => p.type === 'VersionNumber')?.logicalName;
+  const versionField = versionFieldOf(e.right);
   if (Object.keys(changes.right).length === 0) {
     // Nothing changed: nothing is written, but a stale version is still reported.
     if (version.right !== undefined && versionField && current[versionField] !== version.right) {
