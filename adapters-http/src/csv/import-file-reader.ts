@@ -1,6 +1,6 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
-import { parse, CsvError, type Info } from 'csv-parse';
+import { CsvError, Parser, type Options } from 'csv-parse';
 import { JsonArrayReader, readCsvPreamble, unescapeQuotedCell, type ImportFileEvent, type ImportSource } from '@tessera/core';
 
 /**
@@ -35,7 +35,55 @@ async function* decode(input: Bytes): AsyncIterable<string> {
   if (rest.length > 0) yield rest;
 }
 
-type Parsed = { record: string[]; info: Info; raw: string };
+/** A record with the parser's counters as they stood when it was complete. */
+type Parsed = { record: string[]; lines: number; emptyLines: number; bytes: number };
+
+/**
+ * csv-parse's Parser, each record pushed with the three counters import needs (lines, empty
+ * lines skipped, bytes consumed). The `info: true` option gives them too, but as two copies of
+ * the whole info object per record, and `raw: true` copies every character once more: together
+ * a quarter of the parse of a large file.
+ */
+class CountingParser extends Parser {
+  override push(record: unknown): boolean {
+    if (record === null) return super.push(null);
+    const parsed: Parsed = { record: record as string[], lines: this.info.lines, emptyLines: this.info.empty_lines, bytes: this.info.bytes };
+    return super.push(parsed);
+  }
+}
+
+/**
+ * The last bytes given to the parser, from the start of the oldest record not yet handled: the
+ * raw text of a record is read back from here (by its byte offsets) only for the rare records
+ * that hold a backslash. Bounded by the records queued and the chunk being parsed.
+ */
+class ByteWindow {
+  private chunks: Uint8Array[] = [];
+  private start = 0;
+
+  add(chunk: Uint8Array): void {
+    this.chunks.push(chunk);
+  }
+
+  /** Bytes [from, to) of the stream, decoded. */
+  text(from: number, to: number): string {
+    const parts: Uint8Array[] = [];
+    let at = this.start;
+    for (const c of this.chunks) {
+      const end = at + c.length;
+      if (end > from && at < to) parts.push(c.subarray(Math.max(0, from - at), Math.min(c.length, to - at)));
+      at = end;
+    }
+    return Buffer.concat(parts).toString('utf8');
+  }
+
+  /** Forgets the chunks that end before `offset`. */
+  dropBefore(offset: number): void {
+    let n = 0;
+    while (n < this.chunks.length && this.start + this.chunks[n].length <= offset) this.start += this.chunks[n++].length;
+    if (n > 0) this.chunks = this.chunks.slice(n);
+  }
+}
 
 /** Which cells of a raw CSV record were quoted (a quoted cell starts with a quote). */
 export const quotedCells = (raw: string, delimiter: string): boolean[] => {
@@ -63,10 +111,15 @@ export const quotedCells = (raw: string, delimiter: string): boolean[] => {
   return quoted;
 };
 
-/** The backslash escapes of the project's dialect, undone in quoted cells only. */
-const unescapeRecord = (record: string[], raw: string, delimiter: string): string[] => {
-  if (!record.some((c) => c.includes('\\'))) return record;
-  const quoted = quotedCells(raw, delimiter);
+/**
+ * The backslash escapes of the project's dialect, undone in quoted cells only. `raw` gives the
+ * record's text (with any empty lines before it) and is asked for only when a cell holds a backslash.
+ */
+const unescapeRecord = (record: string[], raw: () => string, delimiter: string): string[] => {
+  let backslash = false;
+  for (let i = 0; i < record.length && !backslash; i++) backslash = record[i].includes('\\');
+  if (!backslash) return record;
+  const quoted = quotedCells(raw().replace(/^[\r\n]+/, ''), delimiter);
   return record.map((c, i) => (quoted[i] ? unescapeQuotedCell(c) : c));
 };
 
@@ -108,37 +161,46 @@ export async function* csvImportEvents(input: Bytes): AsyncIterable<ImportFileEv
   }
   const preamble = readCsvPreamble(decodeHead());
   const skipBytes = Buffer.byteLength(decodeHead().slice(0, preamble.skipChars), 'utf8');
+  const window = new ByteWindow();
   async function* body(): AsyncIterable<Uint8Array> {
-    if (head.length > skipBytes) yield head.subarray(skipBytes);
-    for (let n = await chunks.next(); !n.done; n = await chunks.next()) yield n.value;
+    const first = head.subarray(skipBytes);
+    if (first.length > 0) {
+      window.add(first);
+      yield first;
+    }
+    for (let n = await chunks.next(); !n.done; n = await chunks.next()) {
+      window.add(n.value);
+      yield n.value;
+    }
   }
-  const parser = Readable.from(body(), { objectMode: false }).pipe(
-    parse({
-      delimiter: preamble.separator,
-      relax_column_count: true,
-      relax_quotes: true,
-      skip_empty_lines: true,
-      info: true,
-      max_record_size: MAX_RECORD_CHARS,
-      // csv-parse's `cast` hook costs ten times the parse itself; the raw text tells which cells
-      // were quoted, and is read only for the rare rows holding a backslash.
-      raw: true,
-    }),
-  );
+  const options: Options = {
+    delimiter: preamble.separator,
+    relax_column_count: true,
+    relax_quotes: true,
+    skip_empty_lines: true,
+    max_record_size: MAX_RECORD_CHARS,
+    // csv-parse's `cast` hook costs ten times the parse itself; the record's bytes tell which
+    // cells were quoted, and are read only for the rare rows holding a backslash.
+  };
+  const parser = Readable.from(body(), { objectMode: false }).pipe(new CountingParser(options));
   let lastLine = 0;
   let lastEmpty = 0;
+  let lastBytes = 0;
   let header = true;
   try {
     for await (const records of recordsOf(parser)) {
       const events: ImportFileEvent[] = [];
-      for (const { record: parsed, info, raw } of records) {
-        const record = unescapeRecord(parsed, raw, preamble.separator);
-        const line = lastLine + 1 + (info.empty_lines - lastEmpty) + preamble.linesBefore;
-        lastLine = info.lines;
-        lastEmpty = info.empty_lines;
+      for (const { record: parsed, lines, emptyLines, bytes } of records) {
+        const from = lastBytes;
+        const record = unescapeRecord(parsed, () => window.text(from, bytes), preamble.separator);
+        const line = lastLine + 1 + (emptyLines - lastEmpty) + preamble.linesBefore;
+        lastLine = lines;
+        lastEmpty = emptyLines;
+        lastBytes = bytes;
         events.push({ type: header ? 'header' : 'cells', line, cells: record });
         header = false;
       }
+      window.dropBefore(lastBytes);
       yield events;
     }
   } catch (e) {

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { importBytesSource, importFileKind } from '@tessera/adapters-http';
+import fc from 'fast-check';
+import { csvImportEvents, importBytesSource, importFileKind } from '@tessera/adapters-http';
+import { unescapeQuotedCell, type ImportFileEvent } from '@tessera/core';
 import { previewImport, runImport } from '@tessera/core';
 import { caller, collect, contact, memoryStore, must } from './fixtures.js';
 
@@ -31,6 +33,51 @@ describe('spec 002 section 5: CSV files are read with csv-parse under the core r
     const events = await collect(csv('name;notes\n"Say ""hi""";"one\\ntwo"\nnext;C:\\new\n'));
     expect(events[1]).toEqual({ type: 'cells', line: 2, cells: ['Say "hi"', 'one\ntwo'] });
     expect(events[2]).toEqual({ type: 'cells', line: 3, cells: ['next', 'C:\\new'] });
+  });
+  it('a backslash escape is undone in quoted cells only, also after empty lines and across the chunks of a stream', async () => {
+    const text = 'name;notes\n\n\n"a\\tb";"x\\ny"\nC:\\new;"q\\\\"\n';
+    const bytes = new TextEncoder().encode(text);
+    const streamed = async (size: number): Promise<ImportFileEvent[]> => {
+      async function* chunks(): AsyncIterable<Uint8Array> {
+        for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
+      }
+      const out: ImportFileEvent[] = [];
+      for await (const e of csvImportEvents(chunks())) out.push(...(Array.isArray(e) ? e : [e]));
+      return out;
+    };
+    const expected = [
+      { type: 'header', line: 1, cells: ['name', 'notes'] },
+      { type: 'cells', line: 4, cells: ['a\\tb', 'x\ny'] },
+      { type: 'cells', line: 5, cells: ['C:\\new', 'q\\'] },
+    ];
+    for (const size of [1, 2, 3, 7, bytes.length]) expect(await streamed(size)).toEqual(expected);
+  });
+  it('property: however the bytes of a file are cut into chunks, each row comes out with its cells (escapes undone in quoted cells only) and the line it starts on', async () => {
+    const cell = fc.string({ unit: fc.constantFrom('a', 'ž', ';', '"', '\\', 'n', '\n', ' '), maxLength: 6 });
+    const quote = (c: string) => (/[;"\n\\]/.test(c) ? `"${c.replaceAll('"', '""')}"` : c);
+    await fc.assert(
+      fc.asyncProperty(fc.array(fc.array(cell, { minLength: 2, maxLength: 2 }), { minLength: 1, maxLength: 6 }), fc.integer({ min: 1, max: 9 }), async (rows, size) => {
+        const bytes = new TextEncoder().encode(['a;b', ...rows.map((r) => r.map(quote).join(';'))].join('\n') + '\n');
+        const read = async (cut: number): Promise<ImportFileEvent[]> => {
+          async function* chunks(): AsyncIterable<Uint8Array> {
+            for (let i = 0; i < bytes.length; i += cut) yield bytes.subarray(i, i + cut);
+          }
+          const out: ImportFileEvent[] = [];
+          for await (const e of csvImportEvents(chunks())) out.push(...(Array.isArray(e) ? e : [e]));
+          return out;
+        };
+        let line = 2;
+        const expected = rows.map((r) => {
+          const e = { type: 'cells', line, cells: r.map((c) => (quote(c) === c ? c : unescapeQuotedCell(c))) };
+          line += r.join('').split('\n').length;
+          return e;
+        });
+        const events = await read(size);
+        expect(events.slice(1)).toEqual(expected);
+        expect(events).toEqual(await read(bytes.length));
+      }),
+      { numRuns: 100 },
+    );
   });
   it('a row spanning lines starts on its first line; the next row counts on', async () => {
     const events = await collect(csv('name;notes\n"A";"x\ny\nz"\nB;w\n'));
