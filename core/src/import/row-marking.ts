@@ -44,7 +44,9 @@ const fetchAll = async (
 };
 
 /** Texts compare the way the store's like does: ASCII letters without regard to case (Č and č differ). */
-const foldAscii = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+// On printable ASCII, toLowerCase folds exactly A-Z; anything else takes the letter-by-letter way.
+const NON_ASCII = /[^ -~\t\n\r]/;
+const foldAscii = (s: string): string => (NON_ASCII.test(s) ? s.replace(/[A-Z]/g, (c) => c.toLowerCase()) : s.toLowerCase());
 const textKey = (v: unknown): string => foldAscii(String(v).trim());
 
 /**

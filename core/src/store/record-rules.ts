@@ -23,56 +23,67 @@ export const SERVER_FIELDS = ['createdon', 'createdby', 'modifiedon', 'modifiedb
 const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const isGuid = (s: string): boolean => GUID.test(s.toLowerCase());
 
-const invalid = (e: Entity, p: Property, v: unknown): Either<InputError, never> =>
-  left(inputError(`Invalid value for ${e.logicalName}.${p.logicalName}: ${JSON.stringify(v)?.slice(0, 60)}`));
+/** A value storedForm refuses (a class, so that the stored form needs no Either per field of a bulk write). */
+class Refused {
+  constructor(readonly error: InputError) {}
+}
 
-/** One field value of a request in its stored form; an empty value is null. */
-export const storedValue = (e: Entity, p: Property, v: FieldValue | undefined): Either<InputError, StoredValue> => {
-  if (v === undefined || v === null || v === '') return right(null);
+const invalid = (e: Entity, p: Property, v: unknown): Refused =>
+  new Refused(inputError(`Invalid value for ${e.logicalName}.${p.logicalName}: ${JSON.stringify(v)?.slice(0, 60)}`));
+
+/** One field value of a request in its stored form, or why it is refused; an empty value is null. */
+const storedForm = (e: Entity, p: Property, v: FieldValue | undefined): StoredValue | Refused => {
+  if (v === undefined || v === null || v === '') return null;
   switch (p.type) {
     case 'String':
       if (typeof v !== 'string' && typeof v !== 'number') return invalid(e, p, v);
       if (p.max !== undefined && String(v).length > p.max) {
-        return left(inputError(`Value too long for ${e.logicalName}.${p.logicalName}: at most ${p.max} characters`));
+        return new Refused(inputError(`Value too long for ${e.logicalName}.${p.logicalName}: at most ${p.max} characters`));
       }
-      return right(String(v));
+      return String(v);
     case 'Integer':
     case 'Decimal':
     case 'Float':
     case 'Money': {
       const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN;
       if (!Number.isFinite(n) || (p.type === 'Integer' && !Number.isInteger(n))) return invalid(e, p, v);
-      return right(n);
+      return n;
     }
     case 'Boolean':
-      if (typeof v === 'boolean') return right(v);
-      if (v === 1 || v === 'true') return right(true);
-      if (v === 0 || v === 'false') return right(false);
+      if (typeof v === 'boolean') return v;
+      if (v === 1 || v === 'true') return true;
+      if (v === 0 || v === 'false') return false;
       return invalid(e, p, v);
     case 'DateTime': {
       if (typeof v !== 'string') return invalid(e, p, v);
       if (hasFlag(p, 'DateOnly')) {
         const d = v.slice(0, 10);
-        return /^\d{4}-\d{2}-\d{2}$/.test(d) && !Number.isNaN(Date.parse(d)) ? right(d) : invalid(e, p, v);
+        return /^\d{4}-\d{2}-\d{2}$/.test(d) && !Number.isNaN(Date.parse(d)) ? d : invalid(e, p, v);
       }
       const ms = Date.parse(v);
-      return Number.isNaN(ms) ? invalid(e, p, v) : right(new Date(ms).toISOString());
+      return Number.isNaN(ms) ? invalid(e, p, v) : new Date(ms).toISOString();
     }
     case 'Guid':
-      return typeof v === 'string' && isGuid(v) ? right(v.toLowerCase()) : invalid(e, p, v);
+      return typeof v === 'string' && isGuid(v) ? v.toLowerCase() : invalid(e, p, v);
     case 'Lookup': {
       const id = typeof v === 'string' ? v : typeof v === 'object' ? v.id : undefined;
       if (typeof id !== 'string' || !isGuid(id)) return invalid(e, p, v);
       const targets = p.targets ?? [];
       const name = typeof v === 'object' && v.name ? v.name : targets[0];
       if (!name || (targets.length > 0 && !targets.includes(name))) return invalid(e, p, v);
-      return right({ id: id.toLowerCase(), name });
+      return { id: id.toLowerCase(), name };
     }
     case 'Binary':
-      return typeof v === 'string' ? right(v) : invalid(e, p, v);
+      return typeof v === 'string' ? v : invalid(e, p, v);
     case 'VersionNumber':
-      return right(null);
+      return null;
   }
+};
+
+/** One field value of a request in its stored form; an empty value is null. */
+export const storedValue = (e: Entity, p: Property, v: FieldValue | undefined): Either<InputError, StoredValue> => {
+  const s = storedForm(e, p, v);
+  return s instanceof Refused ? left(s.error) : right(s);
 };
 
 /**
@@ -94,6 +105,11 @@ type WritePlan = {
   readonly modifiedby: boolean;
   readonly ownerid: boolean;
   readonly version: string | undefined;
+  /**
+   * The keys of the last request written and their properties (null: id or a server field):
+   * the records of a batch have the same keys, so each is resolved by comparing the key list.
+   */
+  shape?: { keys: string[]; properties: Array<Property | null> };
 };
 
 const plans = new WeakMap<Entity, WritePlan>();
@@ -146,17 +162,31 @@ const own = (v: StoredValue): StoredValue => (v !== null && typeof v === 'object
 const storeFieldsInto = (e: Entity, object: EntityRecord, caller: Caller, out: StoredRecord): InputError | undefined => {
   const plan = writePlanOf(e);
   const system = isSystemCaller(caller);
-  const fields = Object.keys(object);
-  for (let i = 0; i < fields.length; i++) {
-    const field = fields[i];
-    if (field === plan.pk || serverFields.has(field)) continue;
-    const p = plan.byName.get(field);
+  const keys = Object.keys(object);
+  const properties = propertiesOfKeys(plan, keys);
+  for (let i = 0; i < keys.length; i++) {
+    const field = keys[i];
+    const p = properties[i];
+    if (p === null) continue;
     if (p === undefined || (p.secret === true && !system)) return fieldNotFound(e.logicalName, field);
-    const v = storedValue(e, p, object[field]);
-    if (isLeft(v)) return v.left;
-    out[field] = v.right;
+    const v = storedForm(e, p, object[field]);
+    if (v instanceof Refused) return v.error;
+    out[field] = v;
   }
   return undefined;
+};
+
+/** The property of each key (null: id or a server field, undefined: unknown), remembered for the next record of the same keys. */
+const propertiesOfKeys = (plan: WritePlan, keys: string[]): Array<Property | null | undefined> => {
+  const last = plan.shape;
+  if (last !== undefined && last.keys.length === keys.length) {
+    let same = true;
+    for (let i = 0; i < keys.length && same; i++) same = keys[i] === last.keys[i];
+    if (same) return last.properties;
+  }
+  const properties: Array<Property | null | undefined> = keys.map((k) => (k === plan.pk || serverFields.has(k) ? null : plan.byName.get(k)));
+  if (!properties.includes(undefined)) plan.shape = { keys, properties: properties as Array<Property | null> };
+  return properties;
 };
 
 /** The request's fields in stored form, without id and server fields; unknown fields are ERR_INPUT. */
