@@ -23,6 +23,16 @@ describe('message catalogue (spec 001 section 8, spec 000 section 8)', () => {
     expect(translate('en', 'MsgModifiedBy', { modifier: 'Eva' })).toBe('This record was modified by Eva');
   });
 
+  it('quotes the import texts of spec 002 section 8 exactly in English, with their placeholders', () => {
+    expect(en.MsgImportConfirm).toBe('Import will Create {n} record(s) Update {m} record(s) continue?');
+    expect(en.MsgImported).toBe('Imported: {n} records');
+    expect(en.MsgImportErrors).toBe('Errors: {count}');
+    expect(translate('en', 'MsgImportConfirm', { n: 3, m: 2 })).toBe('Import will Create 3 record(s) Update 2 record(s) continue?');
+    expect(translate('sk', 'MsgImported', { n: 7 })).toBe('Importované: 7 záznamov');
+    expect(translate('cz', 'MsgImportErrors', { count: 2 })).toBe('Chyby: 2');
+    expect(translate('de', 'MsgImportConfirm', { n: 1, m: 0 })).toContain('1');
+  });
+
   it('holds every key in sk, cz and de, each non-empty, with the same placeholders as English', () => {
     const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
     for (const cat of [sk, cz, de]) {

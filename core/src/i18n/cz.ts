@@ -188,6 +188,10 @@ export const cz: Record<MessageKey, string> = {
   MenuNextRules: 'Pravidla připomínek',
   MenuImport: 'Import',
   MenuExport: 'Export',
+  // Import (spec 002 section 8)
+  MsgImportConfirm: 'Import vytvoří {n} záznam(ů) a aktualizuje {m} záznam(ů). Pokračovat?',
+  MsgImported: 'Importováno: {n} záznamů',
+  MsgImportErrors: 'Chyby: {count}',
   // Not yet built pages and the session list (spec 000 section 2)
   MsgPageNotAvailable: 'Tato stránka zatím není k dispozici',
   MsgPageNotAvailableText: 'Tato verze Tessery tuto obrazovku zatím neobsahuje. Vše ostatní v menu funguje.',

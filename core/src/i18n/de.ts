@@ -188,6 +188,10 @@ export const de: Record<MessageKey, string> = {
   MenuNextRules: 'Erinnerungsregeln',
   MenuImport: 'Import',
   MenuExport: 'Export',
+  // Import (spec 002 section 8)
+  MsgImportConfirm: 'Der Import erstellt {n} Datensatz/Datensätze und aktualisiert {m} Datensatz/Datensätze. Fortfahren?',
+  MsgImported: 'Importiert: {n} Datensätze',
+  MsgImportErrors: 'Fehler: {count}',
   // Not yet built pages and the session list (spec 000 section 2)
   MsgPageNotAvailable: 'Diese Seite ist noch nicht verfügbar',
   MsgPageNotAvailableText: 'Diese Version von Tessera enthält diese Ansicht noch nicht. Alles andere im Menü funktioniert.',

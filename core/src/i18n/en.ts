@@ -199,6 +199,10 @@ export const en = {
   MenuNextRules: 'Next Rules',
   MenuImport: 'Import',
   MenuExport: 'Export',
+  // Import (spec 002 section 8, quoted exactly)
+  MsgImportConfirm: 'Import will Create {n} record(s) Update {m} record(s) continue?',
+  MsgImported: 'Imported: {n} records',
+  MsgImportErrors: 'Errors: {count}',
   // Not yet built pages and the session list (spec 000 section 2)
   MsgPageNotAvailable: 'This page is not available yet',
   MsgPageNotAvailableText: 'This version of Tessera does not include this screen yet. Everything else in the menu works.',

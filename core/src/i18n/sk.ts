@@ -188,6 +188,10 @@ export const sk: Record<MessageKey, string> = {
   MenuNextRules: 'Pravidlá pripomienok',
   MenuImport: 'Import',
   MenuExport: 'Export',
+  // Import (spec 002 section 8)
+  MsgImportConfirm: 'Import vytvorí {n} záznam(ov) a aktualizuje {m} záznam(ov). Pokračovať?',
+  MsgImported: 'Importované: {n} záznamov',
+  MsgImportErrors: 'Chyby: {count}',
   // Not yet built pages and the session list (spec 000 section 2)
   MsgPageNotAvailable: 'Táto stránka zatiaľ nie je k dispozícii',
   MsgPageNotAvailableText: 'Táto verzia Tessery túto obrazovku zatiaľ neobsahuje. Všetko ostatné v menu funguje.',

@@ -8,7 +8,8 @@ import { mapHeader } from './header-map.js';
 import { importTemplate, importableEntities } from './import-template.js';
 import { RowReader } from './import-rows.js';
 import { JsonArrayReader, type JsonItem } from './json-array-reader.js';
-import { importConfirmationText, importResultText } from './texts.js';
+import { translate } from '../i18n/catalogue.js';
+import { importConfirmationText, importResultText, importTextIn, IMPORT_TEXT_KEYS } from './texts.js';
 import { isUuid, normalizeUuid } from './uuid.js';
 
 export const account: Entity = {
@@ -49,6 +50,14 @@ describe('spec 002 section 8: import texts', () => {
   it("the result is 'Imported: {n} records', then 'Errors: {count}' and the errors line by line when any failed", () => {
     expect(importResultText(5, [])).toBe('Imported: 5 records');
     expect(importResultText(4, ['Line 3, employees: x', 'Line 7: y'])).toBe('Imported: 4 records\nErrors: 2\nLine 3, employees: x\nLine 7: y');
+  });
+  it('the texts come from the i18n catalogue, in any of its languages', () => {
+    for (const lang of ['en', 'sk', 'cz', 'de'] as const) {
+      const text = importTextIn(lang);
+      expect(importConfirmationText({ create: 3, update: 2 }, text)).toBe(translate(lang, 'MsgImportConfirm', { n: 3, m: 2 }));
+      expect(importResultText(4, ['Line 3: x'], 1, text)).toBe([translate(lang, 'MsgImported', { n: 4 }), translate(lang, 'MsgImportErrors', { count: 1 }), 'Line 3: x'].join('\n'));
+      for (const key of IMPORT_TEXT_KEYS) expect(text(key, {})).not.toBe(key);
+    }
   });
 });
 

@@ -1,18 +1,21 @@
-import { fillPlaceholders } from '../i18n/catalogue.js';
+import { translate, type Language } from '../i18n/catalogue.js';
 
 /**
- * The import texts of spec 002 section 8, quoted exactly. They are keyed like the i18n
- * catalogue (core/src/i18n) so a host can translate them; `englishImportText` is the default.
+ * The import texts of spec 002 section 8 come from the i18n catalogue (core/src/i18n), the one
+ * place they are defined; English quotes the specification exactly. `importTextIn` gives them
+ * in a catalogue language, `englishImportText` is the default.
  */
-export const IMPORT_TEXTS = {
-  MsgImportConfirm: 'Import will Create {n} record(s) Update {m} record(s) continue?',
-  MsgImported: 'Imported: {n} records',
-  MsgImportErrors: 'Errors: {count}',
-} as const;
-export type ImportTextKey = keyof typeof IMPORT_TEXTS;
+export const IMPORT_TEXT_KEYS = ['MsgImportConfirm', 'MsgImported', 'MsgImportErrors'] as const;
+export type ImportTextKey = (typeof IMPORT_TEXT_KEYS)[number];
 export type ImportTextLookup = (key: ImportTextKey, params: Record<string, string | number>) => string;
 
-export const englishImportText: ImportTextLookup = (key, params) => fillPlaceholders(IMPORT_TEXTS[key], params);
+/** The import texts in one language of the catalogue. */
+export const importTextIn =
+  (lang: Language): ImportTextLookup =>
+  (key, params) =>
+    translate(lang, key, params);
+
+export const englishImportText: ImportTextLookup = importTextIn('en');
 
 /** 'Import will Create {n} record(s) Update {m} record(s) continue?' */
 export const importConfirmationText = (
