@@ -17,6 +17,17 @@ import { isSystemCaller } from '../ports/record-store.js';
 export type StoredValue = string | number | boolean | null | { id: string; name: string };
 export type StoredRecord = Record<string, StoredValue>;
 
+/**
+ * A time as ISO 8601 UTC text. The last one is remembered: the records of a bulk write are
+ * stamped many to a millisecond, and the text is the same for each.
+ */
+let lastStamp = { ms: Number.NaN, text: '' };
+export const isoStamp = (d: Date): string => {
+  const ms = d.getTime();
+  if (ms !== lastStamp.ms) lastStamp = { ms, text: d.toISOString() };
+  return lastStamp.text;
+};
+
 /** Fields only the server writes: a client's values for them are ignored. */
 export const SERVER_FIELDS = ['createdon', 'createdby', 'modifiedon', 'modifiedby', 'versionnumber'] as const;
 
@@ -240,7 +251,7 @@ export const recordToCreate = (
   for (const { property: p, template } of plan.composed) {
     if ((record[p.logicalName] ?? null) === null) record[p.logicalName] = composeField(template, record, p.max);
   }
-  const stamp = now.toISOString();
+  const stamp = isoStamp(now);
   if (plan.createdon) record.createdon = stamp;
   if (plan.modifiedon) record.modifiedon = stamp;
   if (plan.createdby) record.createdby = userRef(caller);
@@ -304,7 +315,7 @@ export const changesOf = (
     }
   }
   if (!changed) return right(changes);
-  if (plan.modifiedon) changes.modifiedon = now.toISOString();
+  if (plan.modifiedon) changes.modifiedon = isoStamp(now);
   if (plan.modifiedby) changes.modifiedby = userRef(caller);
   return right(changes);
 };

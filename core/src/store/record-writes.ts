@@ -10,6 +10,7 @@ import type { EntityLookup } from '../query/validate-query.js';
 import { AUDIT_DELETE, AUDIT_ENTITY } from './audit.js';
 import {
   changesOf,
+  isoStamp,
   recordId,
   recordToCreate,
   requestedVersion,
@@ -78,7 +79,7 @@ const change = (ctx: WriteContext, entity: string, id: string, operation: Change
   entity,
   id,
   operation,
-  stamp: at.toISOString(),
+  stamp: isoStamp(at),
 });
 
 /** The label of the user who last modified a record, for 'This record was modified by {modifier}'. */
