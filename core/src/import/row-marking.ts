@@ -148,7 +148,8 @@ export const markRows = async (
 ): Promise<Either<DomainError, MarkedRow[]>> => {
   const seen = memory.seen;
   // The rows are the caller's own and are marked in place (no copy per row of a large file).
-  const marked = rows.map((r) => Object.assign(r as MarkedRow, { action: r.errors.length > 0 ? 'error' : 'create' }));
+  const marked = rows as MarkedRow[];
+  for (const r of marked) r.action = r.errors.length > 0 ? 'error' : 'create';
   if (mode === 'create' || matchField === undefined) return right(marked);
   const property = entity.properties.find((p) => p.logicalName === matchField);
   if (property === undefined) return left({ _tag: 'InputError', code: 'ERR_INPUT', message: `Field not found:${entity.logicalName}.${matchField}` });
