@@ -56,17 +56,27 @@ const assignments = (kind: SqlDialectKind, e: Entity, values: StoredRecord, inse
 };
 
 /**
- * An entity's properties numbered once, so that the SQL text of a write can be keyed by which
- * properties it writes (a bit per property) instead of by its column names joined for every
- * record. A changed entity is a new object or a new property list, and gets a new number.
+ * An entity's statements keyed by a number instead of its column names joined for every record:
+ * the number stands for what the SQL text depends on (table, primary key, each property's name
+ * and type), worked out once per entity object. Equal entities share the number, so a host whose
+ * lookup makes new entity objects still reuses its statements; a changed entity gets another.
  */
 type ColumnPlan = { readonly id: number; readonly properties: readonly Property[]; readonly size: number };
-let planIds = 0;
+const MAX_SIGNATURES = 10_000;
+let signatureCount = 0;
+const signatures = new Map<string, number>();
 const columnPlans = new WeakMap<Entity, ColumnPlan>();
 const columnPlanOf = (e: Entity): ColumnPlan => {
   const known = columnPlans.get(e);
   if (known !== undefined && known.properties === e.properties && known.size === e.properties.length) return known;
-  const plan = { id: ++planIds, properties: e.properties, size: e.properties.length };
+  const signature = [e.logicalName, primaryKeyOf(e), ...e.properties.map((p) => `${p.logicalName}:${p.type}`)].join('\u0000');
+  let id = signatures.get(signature);
+  if (id === undefined) {
+    // Numbers are never reused, so forgetting old signatures only costs a compile.
+    if (signatures.size >= MAX_SIGNATURES) signatures.clear();
+    signatures.set(signature, (id = ++signatureCount));
+  }
+  const plan = { id, properties: e.properties, size: e.properties.length };
   columnPlans.set(e, plan);
   return plan;
 };
