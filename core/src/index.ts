@@ -101,3 +101,4 @@ export * from './services/demo-records.js';
 /** ProviderSignInService: sign-in and sign-up with a verified identity of an outside provider (Google, Facebook, Apple, Microsoft). */
 export * from './services/provider-sign-in.js';
 export * from './metadata/field-template.js';
+export * from './metadata/localize.js';

@@ -30,6 +30,13 @@ export const PackRole = t.intersection(
 );
 export type PackRole = t.TypeOf<typeof PackRole>;
 
+/**
+ * Translations of the pack's metadata texts (docs/metadata.md "Localization"): language code to
+ * inu_localize name to text. Organization set-up writes them as inu_localize records.
+ */
+export const PackTranslations = t.record(t.string, t.record(t.string, t.string), 'PackTranslations');
+export type PackTranslations = t.TypeOf<typeof PackTranslations>;
+
 export const Pack = t.intersection(
   [
     t.type({ name: t.string, entities: t.array(Entity) }),
@@ -42,6 +49,7 @@ export const Pack = t.intersection(
       currencies: t.array(Currency),
       apps: t.array(App),
       roles: t.array(PackRole),
+      translations: PackTranslations,
     }),
   ],
   'Pack',

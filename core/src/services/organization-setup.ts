@@ -14,6 +14,7 @@ export const APP_ENTITY = 'inu_app';
 export const VIEW_ENTITY = 'inu_view';
 export const CURRENCY_ENTITY_NAME = 'currency';
 export const USER_ENTITY = 'systemuser';
+export const LOCALIZE_ENTITY = 'inu_localize';
 /** The secret field of systemuser holding the password hash (never sent to clients). */
 export const PASSWORD_HASH_FIELD = 'passwordhash';
 
@@ -93,7 +94,7 @@ export const addUser = async (
   return right(id);
 };
 
-/** Writes a pack's starting rows: currencies, apps, metadata objects (views, forms, menus) and roles. */
+/** Writes a pack's starting rows: currencies, apps, metadata objects (views, forms, menus), roles and translations. */
 export const seedPack = async (store: RecordStore, pack: Pack): Promise<void> => {
   const sys = systemCaller();
   for (const c of pack.currencies ?? []) await must(store.create(sys, CURRENCY_ENTITY_NAME, { ...c, formatstring: c.formatstring ?? null } as EntityRecord), 'currency');
@@ -107,6 +108,8 @@ export const seedPack = async (store: RecordStore, pack: Pack): Promise<void> =>
   }
   for (const r of pack.roles ?? [])
     await must(store.create(sys, ROLE_ENTITY, { name: r.name, body: JSON.stringify(r.permissions), appid: appRef(r.appid) }), `role ${r.name}`);
+  for (const [lang, texts] of Object.entries(pack.translations ?? {}))
+    for (const [name, text] of Object.entries(texts)) await must(store.create(sys, LOCALIZE_ENTITY, { name, lang, text }), `translation ${lang} ${name}`);
 };
 
 /**
