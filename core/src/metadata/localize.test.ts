@@ -96,6 +96,8 @@ describe('metadata localization (spec 002: inu_localize name, lang, text)', () =
 
   it('translates view labels and columns, quick filters and their options, form panels, field overrides, commands and menu items', () => {
     expect(out.gui.map((g) => g.label)).toEqual(['Aktívne firmy', undefined, 'Firma', undefined]);
+    const unlabelled = localizeMetadata({ entities: {}, gui: [{ ...metadata.gui[0]!, label: null }] }, sk);
+    expect(unlabelled.gui[0]!.label).toBe('Aktívne firmy');
     expect(bodyOf(out, 'view')).toMatchObject({ label: 'Aktívne firmy', columns: [{ name: 'name', label: 'Názov firmy' }, { name: 'industry' }] });
     expect(bodyOf(out, 'filter')).toMatchObject({
       filters: [{ label: 'Hľadať' }, { label: 'Created', directOptions: [{ value: 'today', label: 'Dnes' }] }],

@@ -175,7 +175,10 @@ const bodyOf = (g: InuViewRecord): unknown => {
 export const localizeViewRecord = (g: InuViewRecord, texts: LocalizedTexts): InuViewRecord => {
   if (texts.size === 0) return g;
   const owner = g.objectname ?? g.appid?.label ?? '';
-  const labelled = g.label === undefined || g.label === null ? g : relabel(g, localizeKey.object(g.kind, owner, g.name), texts);
+  // The translation names the object even when the record came without its label (a client
+  // then shows the humanized name in English, and the translation in another language).
+  const label = texts.get(localizeKey.object(g.kind, owner, g.name));
+  const labelled = label === undefined ? g : { ...g, label };
   const body = bodyOf(g);
   return isObject(body) ? { ...labelled, parsedBody: localizeBody(g, body, texts) } : labelled;
 };

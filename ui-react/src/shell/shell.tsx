@@ -5,6 +5,7 @@ import type { Language } from '@tessera/core';
 import { UNAUTHORIZED_EVENT } from '../api/client.js';
 import { useApi } from '../api/context.js';
 import { LANGUAGE_NAMES, language, offeredLanguages, setLanguage, t, useT } from '../i18n.js';
+import { useMetadataTexts } from '../state/metadata-texts.js';
 import { cachedSession, clearSessionCache, loadSession, metadataExpired, newerBuildOut, PAGE_LOADED_AT, parsedBody, refreshSession, session, sessionError } from '../state/session.js';
 import { KEYS, session as sessionStore } from '../state/storage.js';
 import { setTheme, theme, type Theme } from '../state/theme.js';
@@ -334,6 +335,9 @@ const Shell = () => {
   const loc = useLocation();
   const s = session.value!;
   const { inactive, backToLogin } = useSessionWatch();
+  const api = useApi();
+  // The metadata's texts in the chosen language (spec 002 section 7), again when it changes.
+  useMetadataTexts(api, language.value, s.context.user.id);
   const mobile = useMedia(`(max-width: ${MOBILE_WIDTH - 0.02}px)`);
   const [drawer, setDrawer] = useState(false);
   const app = resolveApp(appId, s.context.apps, sessionStore.get(KEYS.appId));

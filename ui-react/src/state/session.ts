@@ -1,10 +1,10 @@
 import { computed, signal } from '@preact/signals-react';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import * as t from 'io-ts';
-import type { Caller, Entity, InuViewRecord, UserPermissions } from '../core.js';
-import { METADATA_MAX_AGE_MS, UserContext } from '../core.js';
+import type { Caller, Entity, InuViewRecord, LocalizedTexts, UserPermissions } from '../core.js';
+import { localizeMetadata, METADATA_MAX_AGE_MS, UserContext } from '../core.js';
 import { TOKEN_CHANGED_EVENT, type ApiClient } from '../api/client.js';
-import { setOfferedLanguages } from '../i18n.js';
+import { language, setOfferedLanguages } from '../i18n.js';
 
 /** The user context with what the screens derive from it once. */
 export type Session = {
@@ -14,7 +14,44 @@ export type Session = {
   loadedAt: number;
 };
 
+/**
+ * The session the screens show: the user context with its metadata texts (entity, field, option,
+ * view, quick-filter, menu, panel and command labels) in the chosen language. Every screen reads
+ * metadata through it, so they all show the same translation (docs/ui.md, Localization).
+ */
 export const session = signal<Session | null>(null);
+/** The session as the server sent it (English metadata texts) and the translations applied to it. */
+let sentSession: Session | null = null;
+let metadataTexts: LocalizedTexts = new Map();
+
+/** A session whose metadata texts are those of `texts`; the rest of it is shared. */
+export const localizedSession = (s: Session, texts: LocalizedTexts): Session => {
+  if (texts.size === 0) return s;
+  const m = localizeMetadata({ entities: s.entities, gui: s.context.gui }, texts);
+  return { ...s, entities: m.entities, context: { ...s.context, metaDict: m.entities, gui: m.gui } };
+};
+
+const sameTexts = (a: LocalizedTexts, b: LocalizedTexts): boolean => a.size === b.size && [...a].every(([k, v]) => b.get(k) === v);
+
+/** Shows the metadata in another language (the inu_localize texts of spec 002 section 7). */
+export const setMetadataTexts = (texts: LocalizedTexts): void => {
+  // Unchanged texts keep the session as it is: screens keyed on its entities do not reload.
+  if (sameTexts(texts, metadataTexts)) return;
+  metadataTexts = texts;
+  if (sentSession && session.value) session.value = localizedSession(sentSession, texts);
+};
+
+/** The tab's copy of the last translations loaded (state/metadata-texts.ts writes it). */
+export const METADATA_TEXTS_KEY = 'tessera.metadataTexts';
+export type StoredMetadataTexts = { token: string; lang: string; texts: Array<[string, string]> };
+export const storedMetadataTexts = (token: string, lang: string): Map<string, string> | null => {
+  try {
+    const c = JSON.parse(sessionStorage.getItem(METADATA_TEXTS_KEY) ?? 'null') as StoredMetadataTexts | null;
+    return c && c.token === token && c.lang === lang ? new Map(c.texts) : null;
+  } catch {
+    return null;
+  }
+};
 export const sessionError = signal<string | null>(null);
 /** The time this page was loaded: a build newer than it means a newer client is out. */
 export const PAGE_LOADED_AT = Date.now();
@@ -53,10 +90,14 @@ const sessionOf = (context: UserContext, now: number): Session => {
 const CACHE_KEY = 'tessera.userContext';
 type Cached = { token: string; loadedAt: number; raw: unknown };
 
-const adopt = (s: Session): Session => {
-  session.value = s;
+const adopt = (s: Session, token: string): Session => {
+  sentSession = s;
   setOfferedLanguages(s.context.languages);
-  return s;
+  // A page load shows the translations this tab loaded last at once, not English first.
+  if (metadataTexts.size === 0) metadataTexts = storedMetadataTexts(token, language.value) ?? metadataTexts;
+  const shown = localizedSession(s, metadataTexts);
+  session.value = shown;
+  return shown;
 };
 
 /**
@@ -71,7 +112,7 @@ export const loadSession = async (api: ApiClient): Promise<Session> => {
   } catch {
     /* too large or storage disabled: the next page load asks the server again */
   }
-  return adopt(s);
+  return adopt(s, api.token ?? '');
 };
 
 /** The cached context of this token, when younger than the metadata's maximum age. */
@@ -80,7 +121,7 @@ export const cachedSession = (token: string | null, now: number): Session | null
   try {
     const c = JSON.parse(sessionStorage.getItem(CACHE_KEY) ?? 'null') as Cached | null;
     if (!c || c.token !== token || now - c.loadedAt > METADATA_MAX_AGE_MS) return null;
-    return adopt(sessionOf(c.raw as UserContext, c.loadedAt));
+    return adopt(sessionOf(c.raw as UserContext, c.loadedAt), token);
   } catch {
     return null;
   }
@@ -94,7 +135,7 @@ export const refreshSession = async (api: ApiClient): Promise<void> => {
   if (cached && JSON.stringify(cached.raw) === JSON.stringify(raw)) return;
   const s = toSession(raw, Date.now());
   sessionStorage.setItem(CACHE_KEY, JSON.stringify({ token: api.token ?? '', loadedAt: s.loadedAt, raw } satisfies Cached));
-  adopt(s);
+  adopt(s, api.token ?? '');
 };
 
 export const clearSessionCache = (): void => {
@@ -123,6 +164,8 @@ export const parsedBody = (g: InuViewRecord): unknown => {
 
 // Another user (or none) now: drop the context of the previous token.
 window.addEventListener(TOKEN_CHANGED_EVENT, () => {
+  sentSession = null;
+  metadataTexts = new Map();
   session.value = null;
   clearSessionCache();
 });
