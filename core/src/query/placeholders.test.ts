@@ -56,13 +56,14 @@ describe('{{name}} placeholders are replaced from a lookup (spec 000 section 7)'
     operator: fc.constantFrom('eq', 'ne', 'like', 'in'),
     value: fc.oneof(scalar, fc.array(scalar, { maxLength: 3 }), fc.constant(null)),
   });
-  const filter: fc.Arbitrary<Filter> = fc.letrec<{ f: Filter }>((tie) => ({
-    f: fc.record({
+  // Depth is bounded explicitly: an open recursion can grow deep enough to overflow the stack.
+  const filterOfDepth = (depth: number): fc.Arbitrary<Filter> =>
+    fc.record({
       type: fc.constantFrom<'and' | 'or'>('and', 'or'),
       conditions: fc.array(condition, { maxLength: 3 }),
-      filters: fc.array(tie('f'), { maxLength: 2, depthIdentifier: 'f' }),
-    }),
-  })).f;
+      filters: depth === 0 ? fc.constant([]) : fc.array(filterOfDepth(depth - 1), { maxLength: 2 }),
+    });
+  const filter = filterOfDepth(3);
 
   it('property: a filter without placeholders is unchanged', () => {
     fc.assert(fc.property(filter, fc.dictionary(fc.string(), fc.string()), (f, values) => {

@@ -83,6 +83,7 @@ export const buildUserContext = async (input: UserContextInput): Promise<Either<
       gui.push({
         id: String(v.id),
         name: String(v.name ?? ''),
+        label: str(v.label) ?? null,
         kind: String(v.kind ?? 'view') as ViewKind,
         objectname: str(v.objectname),
         appid: app,
