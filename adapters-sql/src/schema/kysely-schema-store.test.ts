@@ -7,36 +7,15 @@ import {
   canonicalSchema,
   describeDataAtRisk,
   migrateSchema,
-  schemaOfMetadata,
   type Clock,
-  type Entity,
-  type Property,
-  type Schema,
 } from '@tessera/core';
 import { openSqlite, type SqliteDatabase } from '../sqlite/open-sqlite.js';
 import { sqliteKysely } from '../sqlite/org-database.js';
 import { KyselySchemaStore, describeApplyFailure } from './kysely-schema-store.js';
 import { sqliteDdl } from './sqlite-ddl.js';
 import { readSqliteSchema } from './sqlite-schema-reader.js';
+import { entity, prop, schema } from '../../../tests/src/fixtures/metadata-builders.js';
 
-const entity = (logicalName: string, properties: Property[], extra: Partial<Entity> = {}): Entity => ({
-  logicalName,
-  displayName: logicalName,
-  displayNamePlural: logicalName,
-  properties,
-  ...extra,
-});
-const prop = (logicalName: string, type: Property['type'], extra: Partial<Property> = {}): Property => ({
-  logicalName,
-  displayName: logicalName,
-  type,
-  ...extra,
-});
-const schema = (m: readonly Entity[]): Schema => {
-  const s = schemaOfMetadata(m);
-  if (s._tag === 'Left') throw new Error(s.left.message);
-  return s.right;
-};
 const clockAt = (iso: string): Clock => ({ now: () => new Date(iso) });
 
 let dirs: string[] = [];

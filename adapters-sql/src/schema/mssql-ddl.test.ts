@@ -1,10 +1,11 @@
 import fc from 'fast-check';
 import pkg from 'node-sql-parser';
 import { describe, expect, it } from 'vitest';
-import { diffSchema, emptySchema, findTable, schemaOfMetadata, type Entity, type Property, type Schema, type Table } from '@tessera/core';
+import { diffSchema, emptySchema, findTable, type Schema, type Table } from '@tessera/core';
 import { metadataPairArb } from '../../../core/src/schema/metadata-arbitrary.test.js';
 import { compilePlan } from './ddl-dialect.js';
 import { mssqlDdl } from './mssql-ddl.js';
+import { entity, prop, schema } from '../../../tests/src/fixtures/metadata-builders.js';
 
 /**
  * SQL Server cannot run here: every statement it would run is parsed by node-sql-parser in its
@@ -14,29 +15,11 @@ import { mssqlDdl } from './mssql-ddl.js';
 const parser = new pkg.Parser();
 const parse = (statement: string) => parser.astify(statement.replace(/\browversion\b/g, 'timestamp'), { database: 'TransactSQL' });
 
-const schema = (m: readonly Entity[]): Schema => {
-  const s = schemaOfMetadata(m);
-  if (s._tag === 'Left') throw new Error(s.left.message);
-  return s.right;
-};
 const statementsOf = (from: Schema, to: Schema): string[] => {
   const c = compilePlan(mssqlDdl, from, diffSchema(from, to));
   if (c._tag === 'Left') throw new Error(c.left);
   return c.right.flatMap((s) => [...s.statements]);
 };
-const entity = (logicalName: string, properties: Property[], extra: Partial<Entity> = {}): Entity => ({
-  logicalName,
-  displayName: logicalName,
-  displayNamePlural: logicalName,
-  properties,
-  ...extra,
-});
-const prop = (logicalName: string, type: Property['type'], extra: Partial<Property> = {}): Property => ({
-  logicalName,
-  displayName: logicalName,
-  type,
-  ...extra,
-});
 
 type ColumnDefinition = {
   column?: { column: string };

@@ -5,9 +5,6 @@ import {
   diffSchema,
   emptySchema,
   findTable,
-  schemaOfMetadata,
-  type Entity,
-  type Property,
   type Column,
   type Schema,
   type Table,
@@ -17,25 +14,8 @@ import { openSqlite, type SqliteDatabase } from '../sqlite/open-sqlite.js';
 import { compilePlan } from './ddl-dialect.js';
 import { sqliteDdl } from './sqlite-ddl.js';
 import { readSqliteSchema } from './sqlite-schema-reader.js';
+import { entity, prop, schema } from '../../../tests/src/fixtures/metadata-builders.js';
 
-const schema = (m: readonly Entity[]): Schema => {
-  const s = schemaOfMetadata(m);
-  if (s._tag === 'Left') throw new Error(s.left.message);
-  return s.right;
-};
-const entity = (logicalName: string, properties: Property[], extra: Partial<Entity> = {}): Entity => ({
-  logicalName,
-  displayName: logicalName,
-  displayNamePlural: logicalName,
-  properties,
-  ...extra,
-});
-const prop = (logicalName: string, type: Property['type'], extra: Partial<Property> = {}): Property => ({
-  logicalName,
-  displayName: logicalName,
-  type,
-  ...extra,
-});
 
 /** Runs the DDL of the plan from `from` to `to` on the database, as one transaction. */
 const migrate = (db: SqliteDatabase, from: Schema, to: Schema): void => {

@@ -1,23 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Entity, Property } from '../metadata/entity.js';
 import { metadataArb, metadataPairArb } from './metadata-arbitrary.test.js';
-import { schemaOfMetadata } from './migrate.js';
 import { applyPlan, applyStep, diffSchema, type MigrationStep } from './migration-plan.js';
-import { canonicalSchema, emptySchema, type Schema } from './schema-model.js';
+import { canonicalSchema, emptySchema } from './schema-model.js';
+import { entity, schema } from '../../../tests/src/fixtures/metadata-builders.js';
 
-const schema = (m: readonly Entity[]): Schema => {
-  const s = schemaOfMetadata(m);
-  if (s._tag === 'Left') throw new Error(s.left.message);
-  return s.right;
-};
-const entity = (logicalName: string, properties: Property[], extra: Partial<Entity> = {}): Entity => ({
-  logicalName,
-  displayName: logicalName,
-  displayNamePlural: logicalName,
-  properties,
-  ...extra,
-});
 const kinds = (plan: readonly MigrationStep[]) => plan.map((s) => s.kind);
 const RANK: Record<MigrationStep['kind'], number> = {
   dropIndex: 0,
