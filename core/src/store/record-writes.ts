@@ -109,7 +109,16 @@ export function* createRecord(ctx: WriteContext, caller: Caller, entity: string,
   return right({ id, change: change(ctx, entity, id, 'create', now) });
 }
 
-export function* updateRecord(ctx: WriteContext, caller: Caller, entity: string, object: EntityRecord): Steps<WriteOutcome> {
+type Existing = { e: Entity; id: string; version: number | undefined; current: StoredRecord };
+
+/** Where an update and a delete both start: the stored record, which the caller must be allowed to change. */
+function* existingForWrite(
+  ctx: WriteContext,
+  caller: Caller,
+  operation: 'update' | 'delete',
+  entity: string,
+  object: EntityRecord,
+): Steps<Either<DomainError, Existing>> {
   const e = entityOf(ctx, entity);
   if (isLeft(e)) return e;
   const id = recordId(e.right, object);
@@ -118,42 +127,42 @@ export function* updateRecord(ctx: WriteContext, caller: Caller, entity: string,
   if (isLeft(version)) return version;
   const current = yield* get(e.right, id.right);
   if (!current) return left(notFound(`${entity} not found`));
-  const d = decide(caller, 'update', e.right, current);
+  const d = decide(caller, operation, e.right, current);
   if (isLeft(d)) return d;
-  const changes = changesOf(e.right, current, object, caller, ctx.now());
+  return right({ e: e.right, id: id.right, version: version.right, current });
+}
+
+export function* updateRecord(ctx: WriteContext, caller: Caller, entity: string, object: EntityRecord): Steps<WriteOutcome> {
+  const x = yield* existingForWrite(ctx, caller, 'update', entity, object);
+  if (isLeft(x)) return x;
+  const { e, id, version, current } = x.right;
+  const changes = changesOf(e, current, object, caller, ctx.now());
   if (isLeft(changes)) return changes;
-  const versionField = versionFieldOf(e.right);
+  const versionField = versionFieldOf(e);
   if (Object.keys(changes.right).length === 0) {
     // Nothing changed: nothing is written, but a stale version is still reported.
-    if (version.right !== undefined && versionField && current[versionField] !== version.right) {
-      return left(yield* conflict(ctx, current, e.right));
+    if (version !== undefined && versionField && current[versionField] !== version) {
+      return left(yield* conflict(ctx, current, e));
     }
-    return right({ id: id.right, change: null });
+    return right({ id, change: null });
   }
-  const n = yield* count({ kind: 'update', entity: e.right, id: id.right, changes: changes.right, version: version.right });
-  if (n === 0) return left(yield* conflict(ctx, yield* get(e.right, id.right), e.right));
-  return right({ id: id.right, change: change(ctx, entity, id.right, 'update') });
+  const n = yield* count({ kind: 'update', entity: e, id, changes: changes.right, version });
+  if (n === 0) return left(yield* conflict(ctx, yield* get(e, id), e));
+  return right({ id, change: change(ctx, entity, id, 'update') });
 }
 
 export function* deleteRecord(ctx: WriteContext, caller: Caller, entity: string, object: EntityRecord): Steps<WriteOutcome> {
-  const e = entityOf(ctx, entity);
-  if (isLeft(e)) return e;
-  const id = recordId(e.right, object);
-  if (isLeft(id)) return id;
-  const version = requestedVersion(e.right, object);
-  if (isLeft(version)) return version;
-  const current = yield* get(e.right, id.right);
-  if (!current) return left(notFound(`${entity} not found`));
-  const d = decide(caller, 'delete', e.right, current);
-  if (isLeft(d)) return d;
-  const n = yield* count({ kind: 'delete', entity: e.right, id: id.right, version: version.right });
-  if (n === 0) return left(yield* conflict(ctx, yield* get(e.right, id.right), e.right));
+  const x = yield* existingForWrite(ctx, caller, 'delete', entity, object);
+  if (isLeft(x)) return x;
+  const { e, id, version, current } = x.right;
+  const n = yield* count({ kind: 'delete', entity: e, id, version });
+  if (n === 0) return left(yield* conflict(ctx, yield* get(e, id), e));
   const audit = ctx.lookup(AUDIT_ENTITY);
   if (audit && entity !== AUDIT_ENTITY) {
     // The full body, so that undo-delete brings back every field with the original id.
     const row = recordToCreate(
       audit,
-      { logicalname: entity, objectid: id.right, operation: AUDIT_DELETE, name: `${entity} ${id.right}`, body: JSON.stringify(current) },
+      { logicalname: entity, objectid: id, operation: AUDIT_DELETE, name: `${entity} ${id}`, body: JSON.stringify(current) },
       caller,
       ctx.now(),
       ctx.newId,
@@ -161,7 +170,7 @@ export function* deleteRecord(ctx: WriteContext, caller: Caller, entity: string,
     if (isLeft(row)) return row;
     yield* inserted(audit, row.right);
   }
-  return right({ id: id.right, change: change(ctx, entity, id.right, 'delete') });
+  return right({ id, change: change(ctx, entity, id, 'delete') });
 }
 
 /** Undo-delete: the last deleted body of the record, inserted again with its original id. */
