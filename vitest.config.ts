@@ -7,6 +7,8 @@ const src = (pkg: string) => fileURLToPath(new URL(`./${pkg}/src/index.ts`, impo
 export default defineConfig({
   resolve: {
     alias: {
+      // Longest first: '@tessera/core' would otherwise also catch '@tessera/core/internal'.
+      '@tessera/core/internal': fileURLToPath(new URL('./core/src/internal.ts', import.meta.url)),
       '@tessera/core': src('core'),
       '@tessera/adapters-sql': src('adapters-sql'),
       '@tessera/adapters-http': src('adapters-http'),

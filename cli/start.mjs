@@ -27,7 +27,7 @@ if (ui.scripts?.build && !existsSync(join(root, 'ui-react', 'dist', 'index.html'
 await import('reflect-metadata');
 const { startServer, buildContainer, closeContainer, defaultHostConfig, uiBuilt } = await import('./dist/index.js');
 const { createDemo, DEMO_ADMIN, DEMO_ORG } = await import('./dist/commands/demo.js');
-const { Tokens } = await import('@tessera/core');
+const { Tokens } = await import('@tessera/core/internal');
 
 const dataDir = process.env.DATA ?? join(root, 'data');
 const port = Number(process.env.PORT ?? 8080);

@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 
 const core = fileURLToPath(new URL('../core/src/index.ts', import.meta.url));
+const coreInternal = fileURLToPath(new URL('../core/src/internal.ts', import.meta.url));
 
 // The UI imports the core's TypeScript sources directly, so the browser runs the same rules as the server.
 // `tessera serve` serves dist/ with an SPA fallback; during development /api is proxied to it.
@@ -12,7 +13,12 @@ export default defineConfig(({ command }) => {
   if (command === 'build') process.env.NODE_ENV = 'production';
   return {
     plugins: [react()],
-    resolve: { alias: { '@tessera/core': core } },
+    resolve: {
+      alias: [
+        { find: /^@tessera\/core\/internal$/, replacement: coreInternal },
+        { find: /^@tessera\/core$/, replacement: core },
+      ],
+    },
     define: { __BUILD_DATE__: JSON.stringify(new Date().toISOString()) },
     build: { outDir: 'dist', emptyOutDir: true, sourcemap: false, target: 'es2022', chunkSizeWarningLimit: 800 },
     worker: { format: 'es' },

@@ -1,5 +1,5 @@
 import { left, right, type Either } from 'fp-ts/lib/Either.js';
-import type { DirectionsAnswer, DirectionsLeg, DirectionsRequest, DirectionsService, GatewayFailure, LatLon } from '@tessera/core';
+import type { DirectionsAnswer, DirectionsLeg, DirectionsRequest, DirectionsService, GatewayFailure, LatLon } from '@tessera/core/internal';
 
 export type DirectionsConfig = {
   /** The directions endpoint, e.g. https://maps.googleapis.com/maps/api/directions/json. */

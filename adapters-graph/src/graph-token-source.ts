@@ -1,5 +1,5 @@
 import { left, right, type Either } from 'fp-ts/lib/Either.js';
-import type { Clock, GatewayFailure, GraphAccessToken, GraphTokenSource } from '@tessera/core';
+import type { Clock, GatewayFailure, GraphAccessToken, GraphTokenSource } from '@tessera/core/internal';
 
 /** The token request of the Microsoft identity platform's client-credentials grant. */
 export type ClientCredentialsConfig = {

@@ -8,7 +8,7 @@ import {
   type ProviderFailure,
   type ProviderIdentity,
   type ProviderName,
-} from '@tessera/core';
+} from '@tessera/core/internal';
 
 /** One provider's client registration (docs/api.md "Provider sign-in"). */
 export type OidcClientConfig = {

@@ -3,7 +3,7 @@ import helmet from 'helmet';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
-import { AppErrorLog, type Clock, type OrganizationDirectory, type SessionStore, type SignInService } from '@tessera/core';
+import { AppErrorLog, type Clock, type OrganizationDirectory, type SessionStore, type SignInService } from '@tessera/core/internal';
 import type { PuzzleSeal } from './auth/puzzle-seal.js';
 import { CallerCache } from './caller-cache.js';
 import { sendText } from './http-errors.js';

@@ -1,5 +1,5 @@
 import { isLeft, left, right, type Either } from 'fp-ts/lib/Either.js';
-import { loadCaller, PERMISSION_ENTITIES, type Caller, type DomainError, type SessionInfo } from '@tessera/core';
+import { loadCaller, PERMISSION_ENTITIES, type Caller, type DomainError, type SessionInfo } from '@tessera/core/internal';
 import type { Tenant } from './tenants.js';
 
 /** How long a loaded caller is trusted without a change seen on the feed (changes made by other processes). */

@@ -8,7 +8,7 @@ import {
   type Entity,
   type IdGenerator,
   type RecordStore,
-} from '@tessera/core';
+} from '@tessera/core/internal';
 import {
   createOrganizationDatabase,
   KyselyRecordStore,

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { errorText, NOT_AUTHORIZED, type DomainError } from '@tessera/core';
+import { errorText, NOT_AUTHORIZED, type DomainError } from '@tessera/core/internal';
 
 /** API.md: the status of each error code of the data calls. */
 export const STATUS_OF: Record<DomainError['code'], number> = {

@@ -1,6 +1,6 @@
 import type { NextFunction, Request, Response } from 'express';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import type { Caller, SessionInfo, SignInService } from '@tessera/core';
+import type { Caller, SessionInfo, SignInService } from '@tessera/core/internal';
 import { tokenOf } from './auth/token-header.js';
 import type { CallerCache } from './caller-cache.js';
 import { sendDomainError, sendNotAuthorized } from './http-errors.js';

@@ -1,4 +1,4 @@
-import type { ChangeFeed, Entity, RecordStore } from '@tessera/core';
+import type { ChangeFeed, Entity, RecordStore } from '@tessera/core/internal';
 
 /** One organization as the server uses it: its records, its change feed and its metadata. */
 export type Tenant = {

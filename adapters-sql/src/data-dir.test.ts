@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Entity } from '@tessera/core';
+import type { Entity } from '@tessera/core/internal';
 import { catalogDatabasePath, mssqlOrgDatabaseName, orgDatabasePath, parseOrgName } from './data-dir.js';
 import { createOrganizationDatabase } from './schema/organization-database.js';
 import { KyselySchemaStore } from './schema/kysely-schema-store.js';

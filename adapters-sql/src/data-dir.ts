@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { left, right, type Either } from 'fp-ts/lib/Either.js';
-import { inputError, type InputError } from '@tessera/core';
+import { inputError, type InputError } from '@tessera/core/internal';
 
 /**
  * The embedded data folder (docs/schema.md):

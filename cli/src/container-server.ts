@@ -15,7 +15,7 @@ import {
   type OrganizationDirectory,
   type SessionStore,
   type SignInService,
-} from '@tessera/core';
+} from '@tessera/core/internal';
 import {
   createApp,
   importExportRoutes,

@@ -18,7 +18,7 @@ import {
   type Pack,
   type PasswordHasher,
   type SessionStore,
-} from '@tessera/core';
+} from '@tessera/core/internal';
 import { catalogDatabasePath, parseMssqlConnectionString } from '@tessera/adapters-sql';
 import {
   CatalogOrganizationDirectory,

@@ -13,7 +13,7 @@ import express from 'express';
 import pino from 'pino';
 import Database from 'better-sqlite3';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { systemCaller } from '@tessera/core';
+import { systemCaller } from '@tessera/core/internal';
 import { CliTokens, defaultHostConfig, packsFor, startServer, type OrganizationCreator } from '@tessera/cli';
 import type { Tenants } from '@tessera/adapters-http';
 

@@ -20,7 +20,7 @@ import {
   type FetchRequest,
   type Property,
   type WriteItem,
-} from '@tessera/core';
+} from '@tessera/core/internal';
 import { KyselyRecordStore, KyselySchemaStore, openSqlite, sqliteDdl, sqliteKysely, SqliteRunner } from '@tessera/adapters-sql';
 
 const RECORDS = 100_000;

@@ -7,7 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { diffSchema, emptySchema, migrateSchema, schemaOfMetadata, systemClock, type Entity, type Property, type PropertyType } from '@tessera/core';
+import { diffSchema, emptySchema, migrateSchema, schemaOfMetadata, systemClock, type Entity, type Property, type PropertyType } from '@tessera/core/internal';
 import {
   compilePlan,
   createOrganizationDatabase,

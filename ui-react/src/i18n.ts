@@ -1,6 +1,6 @@
 import { signal } from '@preact/signals-react';
 import { useSignals } from '@preact/signals-react/runtime';
-import { chooseLanguage, translate, DEFAULT_OFFERED_LANGUAGES, isLanguage, type Language, type MessageKey } from '@tessera/core';
+import { chooseLanguage, translate, DEFAULT_OFFERED_LANGUAGES, isLanguage, type Language, type MessageKey } from '@tessera/core/internal';
 import { KEYS, local } from './state/storage.js';
 
 /** The languages offered: the organization's configured list once the user context names one. */

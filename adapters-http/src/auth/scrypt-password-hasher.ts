@@ -1,5 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import type { PasswordHasher } from '@tessera/core';
+import type { PasswordHasher } from '@tessera/core/internal';
 
 /** OWASP password storage cheat sheet: scrypt with N=2^17, r=8, p=1. */
 export const SCRYPT_PARAMS = { N: 2 ** 17, r: 8, p: 1 } as const;

@@ -10,7 +10,7 @@ import {
   type OrganizationDirectory,
   type OrganizationStatus,
   type RecordStore,
-} from '@tessera/core';
+} from '@tessera/core/internal';
 import type { CatalogDb } from './catalog-database.js';
 
 /** statecode 1 is Inactive (spec 000 section 3): an inactive user cannot sign in. */

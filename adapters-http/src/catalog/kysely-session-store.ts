@@ -7,7 +7,7 @@ import {
   type OneTimeLink,
   type SessionInfo,
   type SessionStore,
-} from '@tessera/core';
+} from '@tessera/core/internal';
 import type { CatalogDb, CatalogTables } from './catalog-database.js';
 
 /** 256 random bits, URL-safe: far past the 128 bits asked for. */

@@ -12,7 +12,7 @@ import {
   type FetchRequest,
   type RecordStore,
   type ResolvedExportOptions,
-} from '@tessera/core';
+} from '@tessera/core/internal';
 import { writePdfExport } from '../pdf/pdf-export.js';
 import { writeChunks } from './export-stream.js';
 

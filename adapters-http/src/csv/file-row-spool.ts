@@ -2,7 +2,7 @@ import { createReadStream, createWriteStream, mkdtempSync, rmSync, type WriteStr
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { FieldValue, ImportRow, RowSpool } from '@tessera/core';
+import type { FieldValue, ImportRow, RowSpool } from '@tessera/core/internal';
 
 /** At most this many key lists are remembered; rows of further shapes are written whole. */
 export const MAX_SPOOL_SHAPES = 256;

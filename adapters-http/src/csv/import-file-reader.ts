@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { Readable } from 'node:stream';
 import { CsvError, Parser, type Options } from 'csv-parse';
-import { JsonArrayReader, readCsvPreamble, unescapeQuotedCell, type ImportFileEvent, type ImportSource } from '@tessera/core';
+import { JsonArrayReader, readCsvPreamble, unescapeQuotedCell, type ImportFileEvent, type ImportSource } from '@tessera/core/internal';
 
 /**
  * The file side of import. The core holds every rule over rows (core/src/import); this adapter

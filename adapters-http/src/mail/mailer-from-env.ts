@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Mailer } from '@tessera/core';
+import type { Mailer } from '@tessera/core/internal';
 import { OutboxMailer } from './outbox-mailer.js';
 import { SmtpMailer } from './smtp-mailer.js';
 

@@ -1,6 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { MailMessage, Mailer } from '@tessera/core';
+import type { MailMessage, Mailer } from '@tessera/core/internal';
 
 /**
  * The embedded default Mailer: each message becomes a file in the data folder's `outbox/`, and

@@ -1,5 +1,5 @@
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { MailMessage, Mailer } from '@tessera/core';
+import type { MailMessage, Mailer } from '@tessera/core/internal';
 
 export type SmtpSettings = {
   host: string;

@@ -1,5 +1,5 @@
 import type { Writable } from 'node:stream';
-import { pdfCellText, pdfTable, pdfTotalsTexts, Totals, type Entity, type Property, type RecordPage, type ResolvedExportOptions } from '@tessera/core';
+import { pdfCellText, pdfTable, pdfTotalsTexts, Totals, type Entity, type Property, type RecordPage, type ResolvedExportOptions } from '@tessera/core/internal';
 import { renderPdfTable } from './pdf-table-renderer.js';
 
 /** A PDF export: the core's table model and cell texts, drawn by pdfkit as the pages arrive. */

@@ -1,6 +1,6 @@
 import PDFDocument from 'pdfkit';
 import type { Writable } from 'node:stream';
-import { fitColumns, PDF_CELL_PADDING, PDF_SHADE, type PdfTable } from '@tessera/core';
+import { fitColumns, PDF_CELL_PADDING, PDF_SHADE, type PdfTable } from '@tessera/core/internal';
 import { dejaVuFonts, type PdfFonts } from './pdf-fonts.js';
 
 /**

@@ -1,6 +1,6 @@
 import { Router, type Request } from 'express';
 import type { Logger } from 'pino';
-import { AppErrorLog, canSuperEdit, type SessionStore, type SignInService } from '@tessera/core';
+import { AppErrorLog, canSuperEdit, type SessionStore, type SignInService } from '@tessera/core/internal';
 import { tokenOf } from '../auth/token-header.js';
 import { sendText } from '../http-errors.js';
 import { signed } from '../session-guard.js';

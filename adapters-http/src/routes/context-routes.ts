@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { buildUserContext } from '@tessera/core';
+import { buildUserContext } from '@tessera/core/internal';
 import { sendDomainError } from '../http-errors.js';
 import { signed } from '../session-guard.js';
 

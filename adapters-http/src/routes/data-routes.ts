@@ -9,7 +9,7 @@ import {
   type SessionStore,
   type WriteItem,
   type Clock,
-} from '@tessera/core';
+} from '@tessera/core/internal';
 import { sendDomainError, sendText } from '../http-errors.js';
 import { signed, type Signed } from '../session-guard.js';
 

@@ -1,5 +1,5 @@
 import { left, right, type Either } from 'fp-ts/lib/Either.js';
-import type { DirectionsRequest, LatLon } from '@tessera/core';
+import type { DirectionsRequest, LatLon } from '@tessera/core/internal';
 
 /** The Google Directions API's limit of waypoints in one request. */
 export const MAX_WAYPOINTS = 25;

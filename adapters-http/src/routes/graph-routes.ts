@@ -1,6 +1,6 @@
 import { Router, type RequestHandler, type Response } from 'express';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import type { DirectionsService, GatewayFailure, GraphTokenSource } from '@tessera/core';
+import type { DirectionsService, GatewayFailure, GraphTokenSource } from '@tessera/core/internal';
 import { sendText } from '../http-errors.js';
 import { directionsRequestOf } from './graph-directions-request.js';
 

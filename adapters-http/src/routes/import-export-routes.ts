@@ -30,7 +30,7 @@ import {
   type Entity,
   type ImportMode,
   type ImportSettings,
-} from '@tessera/core';
+} from '@tessera/core/internal';
 import { importFileKind, importFileSource } from '../csv/import-file-reader.js';
 import { writeExport } from '../csv/export-file.js';
 import { FileRowSpool } from '../csv/file-row-spool.js';

@@ -13,7 +13,7 @@ import {
   type OrganizationDirectory,
   type SessionStore,
   type SignInService,
-} from '@tessera/core';
+} from '@tessera/core/internal';
 import type { PuzzleSeal } from '../auth/puzzle-seal.js';
 import { sendToken } from '../auth/token-header.js';
 import { sendText } from '../http-errors.js';

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import type { ProviderName } from '@tessera/core';
+import type { ProviderName } from '@tessera/core/internal';
 
 /** How long a provider sign-in may take from the button to the callback. */
 export const PROVIDER_FLOW_VALIDITY_MS = 10 * 60 * 1000;

@@ -14,7 +14,7 @@ import {
   type ProviderName,
   type ProviderSignInService,
   type SessionStore,
-} from '@tessera/core';
+} from '@tessera/core/internal';
 import type { PuzzleSeal } from '../auth/puzzle-seal.js';
 import { sendText } from '../http-errors.js';
 import { clientOf } from './form-fields.js';

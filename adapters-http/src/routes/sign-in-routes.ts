@@ -1,6 +1,6 @@
 import { Router, type Response } from 'express';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { levelOf, type SignInFailure, type SignInService, type SignedIn } from '@tessera/core';
+import { levelOf, type SignInFailure, type SignInService, type SignedIn } from '@tessera/core/internal';
 import { sendToken, tokenOf } from '../auth/token-header.js';
 import { sendNotAuthorized, sendText } from '../http-errors.js';
 import type { RequestHandler } from 'express';

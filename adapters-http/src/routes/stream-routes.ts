@@ -1,6 +1,6 @@
 import { Router, type RequestHandler } from 'express';
 import { isRight } from 'fp-ts/lib/Either.js';
-import { levelOf, STREAM_TOKEN_VALIDITY_MS, type Change, type Clock, type SessionStore } from '@tessera/core';
+import { levelOf, STREAM_TOKEN_VALIDITY_MS, type Change, type Clock, type SessionStore } from '@tessera/core/internal';
 import type { CallerCache } from '../caller-cache.js';
 import { sendNotAuthorized } from '../http-errors.js';
 import { signed } from '../session-guard.js';

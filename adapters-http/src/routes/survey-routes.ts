@@ -1,6 +1,6 @@
 import { Router, type Response } from 'express';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { normalizeOrganizationName, systemCaller, type EntityRecord, type LookupValue, type OrganizationDirectory, type RecordStore } from '@tessera/core';
+import { normalizeOrganizationName, systemCaller, type EntityRecord, type LookupValue, type OrganizationDirectory, type RecordStore } from '@tessera/core/internal';
 import { sendDomainError, sendText } from '../http-errors.js';
 import type { Tenants } from '../tenants.js';
 

@@ -28,7 +28,7 @@ import {
   type WriteContext,
   type WriteItem,
   type WriteOutcome,
-} from '@tessera/core';
+} from '@tessera/core/internal';
 import type { SqlDialect } from '../dialects/sql-dialect.js';
 import { compileFetch, type CompiledFetch } from './sql-query.js';
 import type { SqlRunner } from './sql-runner.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { likeMatches, parseLikePattern } from '@tessera/core';
+import { likeMatches, parseLikePattern } from '@tessera/core/internal';
 import { dialectPattern, prefixRange } from './sql-query.js';
 
 const fold = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCase());

@@ -16,7 +16,7 @@ import {
   type Property,
   type QueryPlan,
   type ReadScope,
-} from '@tessera/core';
+} from '@tessera/core/internal';
 import type { SqlDialect, SqlDialectKind } from '../dialects/sql-dialect.js';
 import { lookupOf, param, scalarOf, wireValue, type Row } from './sql-values.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isRight } from 'fp-ts/lib/Either.js';
-import { migrateSchema, systemCaller, type Entity, type WriteItem } from '@tessera/core';
+import { migrateSchema, systemCaller, type Entity, type WriteItem } from '@tessera/core/internal';
 import { openSqlite } from '../sqlite/open-sqlite.js';
 import { sqliteKysely } from '../sqlite/org-database.js';
 import { sqliteDdl } from '../schema/sqlite-ddl.js';

@@ -8,7 +8,7 @@ import {
   type Steps,
   type StoredRecord,
   type StoreStep,
-} from '@tessera/core';
+} from '@tessera/core/internal';
 import type { SqlDialect, SqlDialectKind } from '../dialects/sql-dialect.js';
 import { columnsOf, storedRow, type Row } from './sql-values.js';
 

@@ -7,7 +7,7 @@ import {
   type Scalar,
   type StoredRecord,
   type StoredValue,
-} from '@tessera/core';
+} from '@tessera/core/internal';
 import type { SqlDialectKind } from '../dialects/sql-dialect.js';
 
 /**

@@ -1,5 +1,5 @@
 import { left, right, type Either } from 'fp-ts/lib/Either.js';
-import { schemasAlong, type Column, type MigrationPlan, type MigrationStep, type Schema, type Table } from '@tessera/core';
+import { schemasAlong, type Column, type MigrationPlan, type MigrationStep, type Schema, type Table } from '@tessera/core/internal';
 
 /** The SQL dialects the schema generator writes. */
 export type DdlDialectName = 'sqlite' | 'mssql';

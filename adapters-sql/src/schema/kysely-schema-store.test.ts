@@ -8,7 +8,7 @@ import {
   describeDataAtRisk,
   migrateSchema,
   type Clock,
-} from '@tessera/core';
+} from '@tessera/core/internal';
 import { openSqlite, type SqliteDatabase } from '../sqlite/open-sqlite.js';
 import { sqliteKysely } from '../sqlite/org-database.js';
 import { KyselySchemaStore, describeApplyFailure } from './kysely-schema-store.js';

@@ -12,7 +12,7 @@ import {
   type SchemaChange,
   type SchemaStore,
   type StepProgress,
-} from '@tessera/core';
+} from '@tessera/core/internal';
 import * as t from 'io-ts';
 import { compilePlan, METADATA_TABLE, type DdlDialect } from './ddl-dialect.js';
 

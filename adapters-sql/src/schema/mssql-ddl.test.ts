@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import pkg from 'node-sql-parser';
 import { describe, expect, it } from 'vitest';
-import { diffSchema, emptySchema, findTable, type Schema, type Table } from '@tessera/core';
+import { diffSchema, emptySchema, findTable, type Schema, type Table } from '@tessera/core/internal';
 import { metadataPairArb } from '../../../core/src/schema/metadata-arbitrary.test.js';
 import { compilePlan } from './ddl-dialect.js';
 import { mssqlDdl } from './mssql-ddl.js';

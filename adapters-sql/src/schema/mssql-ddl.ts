@@ -1,4 +1,4 @@
-import { findColumn, findTable, type Column, type Index, type MigrationStep, type Schema, type Table } from '@tessera/core';
+import { findColumn, findTable, type Column, type Index, type MigrationStep, type Schema, type Table } from '@tessera/core/internal';
 import { METADATA_TABLE, type DdlDialect } from './ddl-dialect.js';
 
 /** SQL Server DDL with the column types of spec 000 section 3. Binary is varbinary(max) (docs/schema.md). */

@@ -9,7 +9,7 @@ import {
   type QueryResult,
 } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { migrateSchema, withSystemFields, type Entity, type Property } from '@tessera/core';
+import { migrateSchema, withSystemFields, type Entity, type Property } from '@tessera/core/internal';
 import { KyselySchemaStore } from './kysely-schema-store.js';
 import { mssqlDdl } from './mssql-ddl.js';
 

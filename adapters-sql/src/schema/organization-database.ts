@@ -9,7 +9,7 @@ import {
   type Entity,
   type InputError,
   type MigrationFailure,
-} from '@tessera/core';
+} from '@tessera/core/internal';
 import { orgDatabasePath, parseOrgName } from '../data-dir.js';
 import { openSqlite } from '../sqlite/open-sqlite.js';
 import { orgDatabaseExists, sqliteKysely } from '../sqlite/org-database.js';

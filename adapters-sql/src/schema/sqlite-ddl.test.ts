@@ -8,7 +8,7 @@ import {
   type Column,
   type Schema,
   type Table,
-} from '@tessera/core';
+} from '@tessera/core/internal';
 import { metadataPairArb } from '../../../core/src/schema/metadata-arbitrary.test.js';
 import { openSqlite, type SqliteDatabase } from '../sqlite/open-sqlite.js';
 import { compilePlan } from './ddl-dialect.js';

@@ -9,7 +9,7 @@ import {
   type MigrationStep,
   type Schema,
   type Table,
-} from '@tessera/core';
+} from '@tessera/core/internal';
 import { METADATA_TABLE, type DdlDialect } from './ddl-dialect.js';
 
 /**

@@ -1,5 +1,5 @@
 import { left, right, type Either } from 'fp-ts/lib/Either.js';
-import { RESERVED_TABLE_PREFIXES, nameKey, type Column, type ColumnKind, type Index, type Schema, type Table } from '@tessera/core';
+import { RESERVED_TABLE_PREFIXES, nameKey, type Column, type ColumnKind, type Index, type Schema, type Table } from '@tessera/core/internal';
 import type { SqliteDatabase } from '../sqlite/open-sqlite.js';
 
 const KIND_OF_DECLARED: Record<string, ColumnKind> = {

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { Kysely, SqliteDialect } from 'kysely';
 import { left, right, type Either } from 'fp-ts/lib/Either.js';
-import { notFound, type InputError, type NotFound } from '@tessera/core';
+import { notFound, type InputError, type NotFound } from '@tessera/core/internal';
 import { orgDatabasePath, parseOrgName } from '../data-dir.js';
 import { openSqlite, type SqliteDatabase } from './open-sqlite.js';
 

@@ -9,7 +9,7 @@ import {
   Tokens,
   type OrganizationDirectory,
   type PasswordHasher,
-} from '@tessera/core';
+} from '@tessera/core/internal';
 import { CliFailure } from '../program.js';
 import { CliTokens, packsFor, type OrganizationCreator } from '../container.js';
 import { withContainer, withHostOptions, type HostOptions } from './host-options.js';

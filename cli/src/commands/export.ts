@@ -2,7 +2,7 @@ import { createWriteStream, readFileSync, renameSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { Option, type Command } from 'commander';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { decode, FetchRequest, loadExportDefaults, resolveExportOptions, systemCaller, Tokens, type Clock, type ExportFormat } from '@tessera/core';
+import { decode, FetchRequest, loadExportDefaults, resolveExportOptions, systemCaller, Tokens, type Clock, type ExportFormat } from '@tessera/core/internal';
 import { writeExport } from '@tessera/adapters-http';
 import { CliFailure, EXIT } from '../program.js';
 import { withContainer, withHostOptions, type HostOptions } from './host-options.js';

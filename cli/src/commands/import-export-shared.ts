@@ -1,5 +1,5 @@
 import type { Container } from 'inversify';
-import { normalizeOrganizationName, Tokens, type Entity, type OrganizationDirectory } from '@tessera/core';
+import { normalizeOrganizationName, Tokens, type Entity, type OrganizationDirectory } from '@tessera/core/internal';
 import type { Tenant, Tenants } from '@tessera/adapters-http';
 import { CliFailure, EXIT } from '../program.js';
 import { CliTokens } from '../container.js';

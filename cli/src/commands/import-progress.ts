@@ -1,4 +1,4 @@
-import type { ImportProgress } from '@tessera/core';
+import type { ImportProgress } from '@tessera/core/internal';
 
 /**
  * Progress of `tessera import` on stderr: on a terminal one line redrawn in place, with a bar

@@ -8,7 +8,7 @@ import {
   systemCaller,
   type ImportMode,
   type ImportPreview,
-} from '@tessera/core';
+} from '@tessera/core/internal';
 import { FileRowSpool, importFileSource } from '@tessera/adapters-http';
 import { existsSync } from 'node:fs';
 import { CliFailure, EXIT } from '../program.js';

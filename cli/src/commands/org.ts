@@ -40,8 +40,8 @@ export const registerOrg = (program: Command): void => {
   });
   withHostOptions(org.command('list').description('list the organizations')).action(async (o: HostOptions) => {
     await withContainer(o, async (c) => {
-      const { Tokens } = await import('@tessera/core');
-      const names = await c.get<import('@tessera/core').OrganizationDirectory>(Tokens.OrganizationDirectory).list();
+      const { Tokens } = await import('@tessera/core/internal');
+      const names = await c.get<import('@tessera/core/internal').OrganizationDirectory>(Tokens.OrganizationDirectory).list();
       process.stdout.write(names.length ? `${names.join('\n')}\n` : '');
     });
   });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import pkg from 'node-sql-parser';
 import { openOrgDatabase, createOrganizationDatabase } from '@tessera/adapters-sql';
-import { systemPack, type Entity } from '@tessera/core';
+import { systemPack, type Entity } from '@tessera/core/internal';
 import { runCli } from '../program.js';
 
 /** `tessera schema export|diff|apply` against real organization databases in a temporary data folder. */

@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
-import { describeStep, migrateSchema, type Entity, type MigrationFailure, type Schema } from '@tessera/core';
+import { describeStep, migrateSchema, type Entity, type MigrationFailure, type Schema } from '@tessera/core/internal';
 import { describeApplyFailure, mssqlDdl, sqliteDdl, type DdlDialectName } from '@tessera/adapters-sql';
 import { CliFailure, EXIT } from '../program.js';
 import { withHostOptions } from './host-options.js';

@@ -8,7 +8,7 @@ import {
   type OrganizationDirectory,
   type PasswordHasher,
   type SignInService,
-} from '@tessera/core';
+} from '@tessera/core/internal';
 import type { Tenants } from '@tessera/adapters-http';
 import type { Container } from 'inversify';
 import { CliFailure } from '../program.js';
@@ -89,7 +89,7 @@ export const registerUser = (program: Command): void => {
         const found = await findUser(c, org, o.email);
         const hash = await c.get<PasswordHasher>(Tokens.PasswordHasher).hash(o.password!);
         await c.get<OrganizationDirectory>(Tokens.OrganizationDirectory).setPassword(org, found.id, hash, o.mustChange === true);
-        await c.get<import('@tessera/core').SessionStore>(Tokens.SessionStore).endForUser(org, found.id);
+        await c.get<import('@tessera/core/internal').SessionStore>(Tokens.SessionStore).endForUser(org, found.id);
         process.stdout.write(`password of ${found.email} in ${org} changed; their sessions ended\n`);
       });
     });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { left, right, type Either } from 'fp-ts/lib/Either.js';
-import { loadPack, type Entity, type Pack } from '@tessera/core';
+import { loadPack, type Entity, type Pack } from '@tessera/core/internal';
 
 /**
  * The metadata file of `schema diff|apply --to`: a pack (docs/metadata.md) holding the complete

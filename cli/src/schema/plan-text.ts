@@ -5,7 +5,7 @@ import {
   type MigrationPlan,
   type MigrationStep,
   type Schema,
-} from '@tessera/core';
+} from '@tessera/core/internal';
 import { compilePlan, type DdlDialect } from '@tessera/adapters-sql';
 
 const rowsAtRisk = (atRisk: readonly DataAtRisk[], step: MigrationStep): DataAtRisk | undefined =>

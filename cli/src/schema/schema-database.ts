@@ -1,6 +1,6 @@
 import { Container } from 'inversify';
 import type { Kysely } from 'kysely';
-import { systemClock, Tokens, type Clock, type Schema, type SchemaStore } from '@tessera/core';
+import { systemClock, Tokens, type Clock, type Schema, type SchemaStore } from '@tessera/core/internal';
 import {
   KyselySchemaStore,
   mssqlDdl,

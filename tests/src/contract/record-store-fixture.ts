@@ -16,7 +16,7 @@ import {
   type EntityLookup,
   type IdGenerator,
   type RecordStore,
-} from '@tessera/core';
+} from '@tessera/core/internal';
 import {
   KyselyRecordStore,
   KyselySchemaStore,

@@ -12,7 +12,7 @@ import {
   type Link,
   type Operator,
   type Order,
-} from '@tessera/core';
+} from '@tessera/core/internal';
 import { STORES, userCaller, userId } from './record-store-fixture.js';
 
 /**

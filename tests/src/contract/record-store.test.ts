@@ -13,7 +13,7 @@ import {
   type FetchRequest,
   type FetchResult,
   type Link,
-} from '@tessera/core';
+} from '@tessera/core/internal';
 import { STORES, userCaller, userId, type StoreUnderTest } from './record-store-fixture.js';
 
 const { Parser } = pkg;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pino from 'pino';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import type { Mailer, MailMessage } from '@tessera/core';
+import type { Mailer, MailMessage } from '@tessera/core/internal';
 export { isLeft };
 import { ScryptPasswordHasher } from '@tessera/adapters-http';
 import { CliTokens, defaultHostConfig, packsFor, startServer, type OrganizationCreator, type RunningServer } from '@tessera/cli';

@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import express from 'express';
 import pino from 'pino';
 import { Writable } from 'node:stream';
-import { InMemoryChangeFeed, SignInService, systemClock, type RecordStore } from '@tessera/core';
+import { InMemoryChangeFeed, SignInService, systemClock, type RecordStore } from '@tessera/core/internal';
 import { createApp, OutboxMailer, PuzzleSeal, SmtpMailer, type Tenants } from '@tessera/adapters-http';
 import { Api, MemoryMailer, startHarness, testHasher, type Harness } from './http-harness.js';
 

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import Provider, { type ClientMetadata, type JWK } from 'oidc-provider';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { solvePuzzle } from '@tessera/core';
+import { solvePuzzle } from '@tessera/core/internal';
 import { safeRedirectPath } from '@tessera/adapters-http';
 import { CliTokens, defaultHostConfig, packsFor, startServer, type OrganizationCreator, type RunningServer } from '@tessera/cli';
 import { Api, isLeft, MemoryMailer, testHasher } from './http-harness.js';

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { solvePuzzle } from '@tessera/core';
+import { solvePuzzle } from '@tessera/core/internal';
 import { Api, ShiftedClock, startHarness, type Harness } from './http-harness.js';
 
 const ORG = 'acme';

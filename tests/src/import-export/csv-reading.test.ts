@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { csvImportEvents, importBytesSource, importFileKind } from '@tessera/adapters-http';
-import { unescapeQuotedCell, type ImportFileEvent } from '@tessera/core';
-import { previewImport, runImport } from '@tessera/core';
+import { unescapeQuotedCell, type ImportFileEvent } from '@tessera/core/internal';
+import { previewImport, runImport } from '@tessera/core/internal';
 import { caller, collect, contact, memoryStore, must } from './fixtures.js';
 
 const csv = (text: string | Uint8Array) => importBytesSource(text, 'csv');

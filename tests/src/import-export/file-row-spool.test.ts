@@ -4,7 +4,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FileRowSpool, MAX_SPOOL_SHAPES } from '@tessera/adapters-http';
-import type { FieldValue, ImportRow } from '@tessera/core';
+import type { FieldValue, ImportRow } from '@tessera/core/internal';
 
 const readAll = async (spool: FileRowSpool, size: number): Promise<ImportRow[][]> => {
   const out: ImportRow[][] = [];

@@ -1,5 +1,5 @@
 import { isRight, type Either } from 'fp-ts/lib/Either.js';
-import { InMemoryRecordStore, systemCaller, withSystemFields, type Entity, type ImportFileEvent, type ImportSource } from '@tessera/core';
+import { InMemoryRecordStore, systemCaller, withSystemFields, type Entity, type ImportFileEvent, type ImportSource } from '@tessera/core/internal';
 
 export const must = <A>(e: Either<unknown, A>): A => {
   if (!isRight(e)) throw new Error(`expected Right, got ${JSON.stringify(e.left)}`);

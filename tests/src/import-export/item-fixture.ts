@@ -3,7 +3,7 @@
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
 import { buildContainer, closeContainer, CliTokens, defaultHostConfig, type OrganizationCreator } from '@tessera/cli';
-import { systemPack, type Entity, type Pack } from '@tessera/core';
+import { systemPack, type Entity, type Pack } from '@tessera/core/internal';
 
 /** `name` plus 19 fields: 20 columns in the file. */
 export const item: Entity = {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
 import { writeExport } from '@tessera/adapters-http';
-import { resolveExportOptions, type EntityRecord, type ExportOptions } from '@tessera/core';
+import { resolveExportOptions, type EntityRecord, type ExportOptions } from '@tessera/core/internal';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { caller, contact, memoryStore, must } from './fixtures.js';
 

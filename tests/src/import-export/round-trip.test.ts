@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { PassThrough } from 'node:stream';
 import { importBytesSource, writeExport } from '@tessera/adapters-http';
-import { resolveExportOptions, runImport, type EntityRecord, type ExportFormat, type InMemoryRecordStore } from '@tessera/core';
+import { resolveExportOptions, runImport, type EntityRecord, type ExportFormat, type InMemoryRecordStore } from '@tessera/core/internal';
 import { caller, contact, memoryStore, must } from './fixtures.js';
 
 const FIELDS = ['id', 'name', 'city', 'notes', 'age', 'salary', 'score', 'vip', 'birthday', 'lastcall', 'kind', 'managerid'];

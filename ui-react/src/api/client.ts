@@ -1,4 +1,4 @@
-import type { EntityRecord, FetchRequest, FetchResult } from '@tessera/core';
+import type { EntityRecord, FetchRequest, FetchResult } from '@tessera/core/internal';
 
 /**
  * The one module that talks to the server, through the HTTP contract of API.md only.

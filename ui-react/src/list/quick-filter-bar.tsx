@@ -1,6 +1,6 @@
 import type { Entity, QuickFilter, QuickFilterSelection } from '../core.js';
 import { DATE_RANGE_OPTIONS, visibleOptions } from '../core.js';
-import type { MessageKey } from '@tessera/core';
+import type { MessageKey } from '@tessera/core/internal';
 import { useT } from '../i18n.js';
 import { optionsOf } from '../format.js';
 import { LookupInput } from '../form/lookup.js';

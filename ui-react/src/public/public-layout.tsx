@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
 import { LANGUAGE_NAMES, language, offeredLanguages, setLanguage, useT } from '../i18n.js';
-import type { Language } from '@tessera/core';
+import type { Language } from '@tessera/core/internal';
 
 export const Brand = () => (
   <div className="brand" aria-label="Tessera">

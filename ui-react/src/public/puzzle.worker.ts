@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import { solvePuzzle } from '@tessera/core';
+import { solvePuzzle } from '@tessera/core/internal';
 
 /**
  * The sign-up proof of work (spec 000 section 9), solved off the main thread with the core's

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useParams } from 'react-router';
-import type { Property } from '@tessera/core';
+import type { Property } from '@tessera/core/internal';
 import { useApi } from '../api/context.js';
 import { useT, type T } from '../i18n.js';
 import { Icon } from '../ui/icons.js';

@@ -1,6 +1,6 @@
 import type { Caller, HomeMenuItem, InuViewRecord } from '../core.js';
 import { checkPermissionString, HomeMenu, mayAccessSome } from '../core.js';
-import type { MessageKey } from '@tessera/core';
+import type { MessageKey } from '@tessera/core/internal';
 import { isRight } from 'fp-ts/lib/Either.js';
 
 /** A menu item ready to draw: its label (or a catalogue key), route and icon. */

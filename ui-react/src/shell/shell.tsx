@@ -1,7 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Link, NavLink, Navigate, Outlet, useLocation, useNavigate, useOutletContext, useParams } from 'react-router';
-import type { Language } from '@tessera/core';
+import type { Language } from '@tessera/core/internal';
 import { UNAUTHORIZED_EVENT } from '../api/client.js';
 import { useApi } from '../api/context.js';
 import { LANGUAGE_NAMES, language, offeredLanguages, setLanguage, t, useT } from '../i18n.js';

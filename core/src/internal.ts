@@ -1,0 +1,104 @@
+/**
+ * @tessera/core/internal: the whole internal surface, for the adapters, the CLI, the web client and the
+ * tests of this repository. Embedding hosts use the curated public API of index.ts instead.
+ */
+export * from './errors.js';
+export * from './decode.js';
+export * from './metadata/entity.js';
+export * from './query/query.js';
+export * from './permissions/types.js';
+/** packMask(levels) / unpackMask(mask): four 2-bit levels in 4-bit slots, create lowest; the full mask is 13107. */
+export * from './permissions/mask.js';
+/** effectivePermissions(roles, knownEntities): the highest level per operation of a user's roles, apps, custom owners, needsTeams. */
+export * from './permissions/roles.js';
+/** canAccess(user, operation, entity, record): the level-and-ownership decision; readScope(user, entity): the readable rows, dialect-free. */
+export * from './permissions/access.js';
+/** checkPermissionString(user, '{entity};{level}[;allowNew]', record?): commands, menu items, quick filters; default command permissions. */
+export * from './permissions/permission-string.js';
+export * from './records/values.js';
+/** changeSet(loaded, edited): only the changed fields are sent (a cleared field as null). */
+export * from './records/change-set.js';
+/** mergeOnConflict(loaded, localChanges, server): local changes on the server record, or 'This record was modified by {modifier}'. */
+export * from './records/merge.js';
+/** checkRequired(properties, record, form?): Required flag or form override, not hidden; MsgRequiredFieldEmpty with a dash per label. */
+export * from './records/required.js';
+export * from './records/clone.js';
+export * from './records/duration.js';
+export * from './records/tags.js';
+export * from './records/multi-select.js';
+export * from './records/age.js';
+export * from './records/relative-time.js';
+export * from './records/options.js';
+export * from './records/file-size.js';
+export * from './records/error-log.js';
+export * from './ports/index.js';
+export * from './i18n/index.js';
+export * from './auth/sign-in-rules.js';
+export * from './auth/failure-limiter.js';
+export * from './services/sign-in.js';
+/** Schema model of metadata, its diff into a migration plan, and the migrate use case (docs/schema.md). */
+export * from './schema/index.js';
+export * from './services/caller.js';
+export * from './metadata/rich-options.js';
+export * from './metadata/form.js';
+export * from './metadata/view.js';
+export * from './metadata/inu-view.js';
+export * from './metadata/role.js';
+export * from './metadata/currency.js';
+export * from './metadata/user-context.js';
+export * from './metadata/system-fields.js';
+export * from './metadata/metadata-set.js';
+export * from './metadata/default-form.js';
+export * from './metadata/pack.js';
+export * from './packs/packs.js';
+export * from './services/user-context.js';
+export * from './services/app-error-log.js';
+export * from './query/plan.js';
+export * from './query/validate-query.js';
+export * from './query/evaluate-like.js';
+export * from './query/evaluate-query.js';
+export * from './store/audit.js';
+export * from './store/record-rules.js';
+export * from './store/record-writes.js';
+export * from './store/record-reads.js';
+export * from './store/in-memory-record-store.js';
+export * from './services/organization-setup.js';
+/** solvePuzzle / verifyPuzzle: the sign-up proof of work, the SHA-256 function passed in. */
+export * from './auth/puzzle.js';
+/** Civil dates (no zone): addDays, addMonths, addYears, isoWeek, mondayOfIsoWeek, ageInYears, parseCivil, formatCivil. */
+export * from './dates/civil.js';
+/** Wall time in IANA zones, DST-correct: wallTimeOf, instantOfWallTime, startOfDayInstant, civilDateOf, checkTimeZone. */
+export * from './dates/zoned.js';
+/** dateRange(option, reference, timeZone): half-open [start, end) of today ... previous-year (Monday weeks); day, week-number and age ranges. */
+export * from './dates/date-range.js';
+/** calendarFetchWindow and calendarWindowConditions: first of the month -10 / +40 days as end ge / start le conditions. */
+export * from './dates/calendar-window.js';
+/** Quick filters to query conditions: quickFilterToFragment, quickFiltersToFetch (mandatory groups), effectiveSelection (mustSelect), minimumLength. */
+export * from './query/quick-filters.js';
+/** {{name}} placeholders: replaceFilterPlaceholders, replaceFetchPlaceholders; an empty replacement turns the operator into null. */
+export * from './query/placeholders.js';
+/** whatsNextReferenceDate: today, tomorrow (2 days ahead at midnight), next-week (8 days ahead). */
+export * from './whatsnext/reference-date.js';
+/** Exact decimals on scaled integers, rounding half away from zero: toScaled, divRound, roundDecimal, sumDecimal. */
+export * from './money/decimal.js';
+/** formatMoney(amount, currency, settings): modes 0-3, precision default 2, Euro default, decimal separator from settings. */
+export * from './money/format-money.js';
+/** lineItemTotals (base = quantity x price, total = base x (100 - discount) / 100) and planLineItemSave (quantity 0, parent total). */
+export * from './money/line-items.js';
+/** mealAllowance(hours, mealsMask, date?): bands 0 / 8.8 / 13.1 / 19.5, meal cuts of the band-3 amount, rates from a decree table. */
+export * from './travel/meal-allowance.js';
+/** routeTotals and the leg operations of a travel report: newReportLegs, addStop, deleteLeg, changeLegDate, dietDays, routeDateBounds. */
+export * from './travel/route.js';
+/** Family budget allowances: childAllowance (60), parentalAllowance (351.80), familyAllowanceLines. */
+export * from './budget/family-allowances.js';
+/** Community evaluation: checkCommunityEvaluation (eight scores, each 0 to 5) and communityChartValues. */
+export * from './community/evaluation.js';
+/** Import file rules: readCsvPreamble, unescapeQuotedCell, RowReader, JsonArrayReader, coerceCell, markRows, previewImport, runImport, importTemplate, texts. */
+export * from './import/index.js';
+/** Export rules: CSV/JSON writers, formula neutralization, export options, totals, exportPlan, the PDF table model and fitColumns. */
+export * from './export/index.js';
+export * from './services/demo-records.js';
+/** ProviderSignInService: sign-in and sign-up with a verified identity of an outside provider (Google, Facebook, Apple, Microsoft). */
+export * from './services/provider-sign-in.js';
+export * from './metadata/field-template.js';
+export * from './metadata/localize.js';
