@@ -114,13 +114,13 @@ export const buildContainer = (config: HostConfig, overrides: HostOverrides = {}
     [Tokens.OrganizationDirectory, Tokens.PasswordHasher, Tokens.SessionStore, Tokens.Mailer, Tokens.Clock, Tokens.Config],
   );
   c.bind<OrganizationFactory & { createWithPacks: OrganizationCreator }>(CliTokens.Organizations).toResolvedValue(
-    (directory: OrganizationDirectory, hasher: PasswordHasher, tenants: Tenants) => {
+    (directory: OrganizationDirectory, hasher: PasswordHasher, tenants: Tenants, clock: Clock) => {
       const createWithPacks: OrganizationCreator = (input, packs) =>
-        createOrganization({ directory, hasher, openStore: async (org) => (await tenants.open(org)).store }, { ...input, packs });
+        createOrganization({ directory, hasher, clock, openStore: async (org) => (await tenants.open(org)).store }, { ...input, packs });
       // Sign-up and trial organizations start with the system pack only.
       return { createWithPacks, create: (input) => createWithPacks(input, [systemPack()]) };
     },
-    [Tokens.OrganizationDirectory, Tokens.PasswordHasher, CliTokens.Tenants],
+    [Tokens.OrganizationDirectory, Tokens.PasswordHasher, CliTokens.Tenants, Tokens.Clock],
   );
   c.bind<PuzzleSeal>(CliTokens.Puzzles).toConstantValue(new PuzzleSeal());
   return c;

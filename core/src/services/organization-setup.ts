@@ -4,6 +4,7 @@ import type { EntityRecord, LookupValue } from '../metadata/entity.js';
 import { viewRecordOf } from '../metadata/inu-view.js';
 import type { Pack } from '../metadata/pack.js';
 import { ADMIN_ROLE, CUSTOMIZE_APP } from '../permissions/roles.js';
+import type { Clock } from '../ports/clock.js';
 import type { OrganizationDirectory } from '../ports/organization-directory.js';
 import type { PasswordHasher } from '../ports/password-hasher.js';
 import { systemCaller, type RecordStore } from '../ports/record-store.js';
@@ -21,6 +22,8 @@ export const PASSWORD_HASH_FIELD = 'passwordhash';
 export type OrganizationSetupDeps = {
   directory: OrganizationDirectory;
   hasher: PasswordHasher;
+  /** When the name was reserved (the directory records it). */
+  clock: Clock;
   /** The record store of an organization whose database exists. */
   openStore: (orgName: string) => Promise<RecordStore>;
 };
@@ -123,7 +126,7 @@ export const createOrganization = async (deps: OrganizationSetupDeps, input: New
   if (!orgName) return left(inputError(`Invalid organization name "${input.orgName}": use 1 to 63 letters, digits or dashes, not starting or ending with a dash`));
   const problem = newUserProblem(input.admin);
   if (problem) return left(inputError(problem));
-  if (!(await deps.directory.reserve(orgName, new Date()))) return left(inputError(`Organization ${orgName} exists already`));
+  if (!(await deps.directory.reserve(orgName, deps.clock.now()))) return left(inputError(`Organization ${orgName} exists already`));
   try {
     await deps.directory.provision(orgName, input.packs.flatMap((p) => p.entities));
     const store = await deps.openStore(orgName);
