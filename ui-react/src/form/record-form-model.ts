@@ -1,0 +1,350 @@
+import { batch, computed, signal, type ReadonlySignal } from '@preact/signals-react';
+import { isLeft, isRight } from 'fp-ts/lib/Either.js';
+import type { Caller, Entity, EntityRecord, FieldValue, Form, RequiredFieldsMissing } from '../core.js';
+import {
+  allFormFields,
+  canAccess,
+  changedFields,
+  checkPermissionString,
+  checkRequired,
+  cloneRecord,
+  commandPermission,
+  composeField,
+  fieldTemplateOf,
+  isEmptyValue,
+  mergeOnConflict,
+  modifierOf,
+  updatePayload,
+} from '../core.js';
+import { ServerError, type ApiClient } from '../api/client.js';
+
+/**
+ * The record form as a model of signals (spec 001 sections 4 and 5): the loaded record, the
+ * edited values, dirty and required-field state, and the use cases load, save (with the
+ * version-conflict merge), the server change notification, delete, undo delete and clone.
+ * It knows nothing of the DOM, dialogs or the router: each use case answers a tagged value and
+ * the component says it (toast, alert, navigation). Tested in vitest with a fake client.
+ */
+
+/** What the model needs of the API client. */
+export type RecordApi = Pick<ApiClient, 'fetch' | 'update'>;
+
+export type FormStatus = 'loading' | 'ready' | 'saving' | 'error';
+
+/** The version conflict that no merge could resolve: 'This record was modified by {modifier}'. */
+export type ModifiedBy = { _tag: 'ModifiedBy'; modifier: string };
+
+export type SaveResult =
+  | { _tag: 'Saved'; id: string; created: boolean; name: string }
+  /** the save stopped before sending (spec 001 section 5: MsgRequiredFieldEmpty) */
+  | RequiredFieldsMissing
+  | ModifiedBy
+  /** a save is already running, or there is no entity */
+  | { _tag: 'Busy' }
+  | { _tag: 'Failed'; error: unknown };
+
+export type ServerChangeResult =
+  /** another record, the form is busy, or the version is the one loaded */
+  | { _tag: 'Ignored' }
+  /** a clean record took the server's (MsgRecordUpdated) */
+  | { _tag: 'Reloaded' }
+  /** a dirty record got the server's changes under the local ones (MsgRecordUpdated) */
+  | { _tag: 'Merged' }
+  | ModifiedBy;
+
+export type Done = { _tag: 'Done' } | { _tag: 'Failed'; error: unknown };
+
+/** The creator, who owns a new record as the server would set it. */
+export type FormUser = { id: string; name: string };
+
+/** The wizard's progress: the stored stage index. */
+export const STAGE_FIELD = 'process_stage_index';
+/** Undo delete is offered on this entity only. */
+export const AUDIT_ENTITY = 'audit';
+/** The id of a record not created yet (route /edit/{name}/0). */
+export const NEW_ID = '0';
+
+/**
+ * The starting values of a new record: the owner (the creator, so that a required owner field
+ * is not empty), property defaults, then the init JSON of the route.
+ */
+export const newRecord = (entity: Entity, init: EntityRecord | undefined, user: FormUser | undefined): EntityRecord => {
+  const r: EntityRecord = {};
+  if (user && entity.properties.some((p) => p.logicalName === 'ownerid')) r.ownerid = { id: user.id, name: 'systemuser', label: user.name };
+  for (const p of entity.properties) if (p.defaultValue !== undefined && p.defaultValue !== null && p.defaultValue !== '') r[p.logicalName] = p.defaultValue as FieldValue;
+  return { ...r, ...(init ?? {}) };
+};
+
+/** The fields a create sends: the non-empty values. */
+export const createPayload = (r: EntityRecord): EntityRecord =>
+  Object.fromEntries(Object.entries(r).filter(([k, v]) => k !== 'id' && k !== 'versionnumber' && !isEmptyValue(v as FieldValue)));
+
+/** The name of a record just created: as typed, or as the server composes it (a contact's first and last name). */
+export const createdName = (entity: Entity, record: EntityRecord): string => {
+  const typed = String(record.name ?? '');
+  const p = entity.properties.find((x) => x.logicalName === 'name');
+  const template = p ? fieldTemplateOf(p) : undefined;
+  return typed || (template ? (composeField(template, record, p?.max) ?? '') : '');
+};
+
+const isVersionConflict = (e: unknown): boolean => e instanceof ServerError && e.code === 'ERR_8001';
+
+export type RecordFormOptions = {
+  api: RecordApi;
+  entity: Entity;
+  /** the record's id, or NEW_ID */
+  id: string;
+  form: Form;
+  caller: Caller;
+  user?: FormUser;
+  init?: EntityRecord;
+};
+
+export type RecordFormModel = ReturnType<typeof recordFormModel>;
+
+export const recordFormModel = ({ api, entity, id, form, caller, user, init }: RecordFormOptions) => {
+  const isNew = id === NEW_ID;
+  const entityName = entity.logicalName;
+  const formFields = allFormFields(form.panels);
+  const loaded = signal<EntityRecord>({});
+  const edited = signal<EntityRecord>({});
+  const status = signal<FormStatus>('loading');
+  const loadError = signal('');
+  /** The fields marked empty by the last save attempt; editing one clears its mark. */
+  const marked = signal<ReadonlySet<string>>(new Set());
+
+  /** Spec 001 section 4: dirty after an edit, clean after load or save. A new record from init JSON starts dirty. */
+  const dirty = computed(() =>
+    isNew ? changedFields(newRecord(entity, undefined, user), edited.value).length > 0 || Object.keys(init ?? {}).length > 0 : changedFields(loaded.value, edited.value).length > 0,
+  );
+
+  /** Required fields left empty; only fields the form shows count (the server sets or checks the others). */
+  const missingRequired = computed((): RequiredFieldsMissing | undefined => {
+    const onForm = new Set(formFields.map((f) => f.name));
+    const r = checkRequired(
+      entity.properties.filter((p) => onForm.has(p.logicalName)),
+      edited.value,
+      formFields.map((f) => ({ name: f.name, label: f.label, required: f.required, hidden: f.hidden })),
+    );
+    return isLeft(r) ? r.left : undefined;
+  });
+
+  // The form's standard commands (all of them when it lists none), each with its own permission string or the default.
+  const stdCommand = (name: string) => (form.commands ? form.commands.find((c) => c.kind === 'std' && c.name.toLowerCase() === name) : { kind: 'std' as const, name });
+  const allowed = (name: 'Save' | 'Delete' | 'Clone', record?: EntityRecord): boolean => {
+    const c = stdCommand(name.toLowerCase());
+    return !!c && checkPermissionString(caller, commandPermission({ name, permissions: c.permissions }, entityName), record);
+  };
+  /** The record a permission is checked against: a new one has no id yet. */
+  const subject = computed(() => (isNew ? { ...edited.value, id: undefined } : loaded.value));
+  const readOnly = computed(() => !checkPermissionString(caller, commandPermission({ name: 'Save' }, entityName), subject.value));
+  const canSave = computed(() => !readOnly.value && allowed('Save', subject.value));
+  const canDelete = computed(() => !isNew && allowed('Delete', loaded.value));
+  const canClone = computed(() => !isNew && allowed('Clone') && canAccess(caller, 'create', entityName, {}));
+  const canRestore = !isNew && entityName === AUDIT_ENTITY;
+
+  const fetchRecord = async (recordId: string): Promise<EntityRecord | null> => {
+    const res = await api.fetch({
+      entity: { name: entityName, allattrs: true, filter: { type: 'and', conditions: [{ attribute: 'id', operator: 'eq', value: recordId }] } },
+      page: 1,
+      pageSize: 1,
+    });
+    return (res.records[0] as EntityRecord | undefined) ?? null;
+  };
+
+  const show = (server: EntityRecord, values: EntityRecord = server) =>
+    batch(() => {
+      loaded.value = server;
+      edited.value = values;
+    });
+
+  /** Loads the record; quiet (after a save) keeps the form on screen and leaves the status to the caller. */
+  const load = async (quiet = false): Promise<void> => {
+    marked.value = new Set();
+    if (isNew) {
+      batch(() => {
+        show({}, newRecord(entity, init, user));
+        status.value = 'ready';
+      });
+      return;
+    }
+    if (!quiet) status.value = 'loading';
+    try {
+      const r = await fetchRecord(id);
+      if (!r) {
+        batch(() => {
+          loadError.value = '';
+          status.value = 'error';
+        });
+        return;
+      }
+      batch(() => {
+        show(r);
+        if (!quiet) status.value = 'ready';
+      });
+    } catch (e) {
+      batch(() => {
+        loadError.value = e instanceof Error ? e.message : String(e);
+        status.value = 'error';
+      });
+    }
+  };
+
+  const setValue = (field: string, v: FieldValue) => {
+    batch(() => {
+      edited.value = { ...edited.value, [field]: v };
+      if (marked.value.has(field)) marked.value = new Set([...marked.value].filter((x) => x !== field));
+    });
+  };
+
+  /**
+   * Sends the changes: a create sends the non-empty values, an update only the changed fields.
+   * On ERR_8001 it merges with the server record and sends again (spec 001 section 4).
+   */
+  const send = async (base: EntityRecord, current: EntityRecord): Promise<{ _tag: 'Sent'; id: string } | ModifiedBy> => {
+    if (isNew) return { _tag: 'Sent', id: await api.update('create', entityName, createPayload(current)) };
+    const payload = updatePayload(base, current);
+    if (Object.keys(payload).every((k) => k === 'id' || k === 'versionnumber')) return { _tag: 'Sent', id };
+    try {
+      await api.update('update', entityName, payload);
+      return { _tag: 'Sent', id };
+    } catch (e) {
+      if (!isVersionConflict(e)) throw e;
+      const server = await fetchRecord(id);
+      if (!server) throw e;
+      const merged = mergeOnConflict(base, current, server);
+      if (isLeft(merged)) {
+        loaded.value = server;
+        return { _tag: 'ModifiedBy', modifier: merged.left.modifier ?? modifierOf(server) };
+      }
+      show(server, merged.right.record);
+      await api.update('update', entityName, { ...merged.right.changes, id, versionnumber: merged.right.versionnumber });
+      return { _tag: 'Sent', id };
+    }
+  };
+
+  /**
+   * The save sequence (spec 001 section 4): required check, save, then a created record is
+   * shown as saved (the caller moves to its route), a closing form keeps the values, and an
+   * existing record reloads. `patch` sets values first (the wizard's stage index).
+   */
+  const save = async ({ close = false, patch }: { close?: boolean; patch?: EntityRecord } = {}): Promise<SaveResult> => {
+    const base = loaded.value;
+    const current = patch ? { ...edited.value, ...patch } : edited.value;
+    if (patch) edited.value = current;
+    if (status.value === 'saving') return { _tag: 'Busy' };
+    const missing = missingRequired.value;
+    if (missing) {
+      marked.value = new Set(missing.fields);
+      return missing;
+    }
+    batch(() => {
+      marked.value = new Set();
+      status.value = 'saving';
+    });
+    try {
+      const sent = await send(base, current);
+      if (sent._tag === 'ModifiedBy') {
+        status.value = 'ready';
+        return sent;
+      }
+      const saved = { _tag: 'Saved' as const, id: sent.id, created: isNew, name: createdName(entity, current) };
+      if (isNew) {
+        batch(() => {
+          show(current);
+          status.value = 'ready';
+        });
+        return saved;
+      }
+      if (close) {
+        batch(() => {
+          loaded.value = current;
+          status.value = 'ready';
+        });
+        return saved;
+      }
+      // Still 'saving' while the stored record comes back, so its own change event is not taken for another's.
+      await load(true);
+      status.value = 'ready';
+      return saved;
+    } catch (error) {
+      status.value = 'ready';
+      return { _tag: 'Failed', error };
+    }
+  };
+
+  /**
+   * Spec 001 section 4, server change notification: when the record is neither saving nor
+   * loading and the server has another version, a clean record takes it, a dirty one gets the
+   * server's changes merged under the local ones, or the conflict is answered.
+   */
+  const serverChanged = async (changedId?: string): Promise<ServerChangeResult> => {
+    if (isNew) return { _tag: 'Ignored' };
+    if (changedId && changedId.toLowerCase() !== id.toLowerCase()) return { _tag: 'Ignored' };
+    if (status.value === 'saving' || status.value === 'loading') return { _tag: 'Ignored' };
+    const base = loaded.value;
+    const current = edited.value;
+    const server = await fetchRecord(id).catch(() => null);
+    if (!server || server.versionnumber === base.versionnumber) return { _tag: 'Ignored' };
+    if (changedFields(base, current).length === 0) {
+      show(server);
+      return { _tag: 'Reloaded' };
+    }
+    const merged = mergeOnConflict(base, current, server);
+    if (isRight(merged)) {
+      show(server, merged.right.record);
+      return { _tag: 'Merged' };
+    }
+    return { _tag: 'ModifiedBy', modifier: merged.left.modifier ?? modifierOf(server) };
+  };
+
+  /** Delete (after the caller's confirmation MsgAskDelete), with the loaded version. */
+  const remove = async (): Promise<Done> => {
+    try {
+      await api.update('delete', entityName, { id, versionnumber: loaded.value.versionnumber });
+      return { _tag: 'Done' };
+    } catch (error) {
+      return { _tag: 'Failed', error };
+    }
+  };
+
+  /** Undo delete (audit records only): recreates the record from the stored body. */
+  const restore = async (): Promise<Done> => {
+    try {
+      const body = JSON.parse(String(loaded.value.body ?? '{}')) as EntityRecord;
+      await api.update('create', String(loaded.value.logicalname ?? ''), body);
+      return { _tag: 'Done' };
+    } catch (error) {
+      return { _tag: 'Failed', error };
+    }
+  };
+
+  /** Clone: the values a new record starts with, named 'Copy of {name}' by the caller's text. */
+  const cloneValues = (copyOf: (name: string) => string): EntityRecord => cloneRecord(edited.value, entity, copyOf);
+
+  return {
+    entity,
+    isNew,
+    id,
+    formFields,
+    loaded: loaded as ReadonlySignal<EntityRecord>,
+    edited: edited as ReadonlySignal<EntityRecord>,
+    status: status as ReadonlySignal<FormStatus>,
+    loadError: loadError as ReadonlySignal<string>,
+    marked: marked as ReadonlySignal<ReadonlySet<string>>,
+    dirty,
+    missingRequired,
+    readOnly,
+    canSave,
+    canDelete,
+    canClone,
+    canRestore,
+    load,
+    setValue,
+    save,
+    serverChanged,
+    remove,
+    restore,
+    cloneValues,
+  };
+};
