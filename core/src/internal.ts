@@ -102,3 +102,10 @@ export * from './services/demo-records.js';
 export * from './services/provider-sign-in.js';
 export * from './metadata/field-template.js';
 export * from './metadata/localize.js';
+/** Use cases the routes call (issue 12): writes with their session effects, surveys, the stream's visibility, import/export rules, the admin check. */
+export * from './services/apply-writes.js';
+export * from './services/complete-survey.js';
+export * from './services/change-visible-to.js';
+export * from './services/importable-entity.js';
+export * from './services/export-request.js';
+export * from './services/administration.js';
