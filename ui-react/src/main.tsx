@@ -11,6 +11,7 @@ import { NotBuiltPage } from './shell/not-built-page.js';
 import { NotFoundPage, RenderErrorBoundary, RouteErrorPage } from './shell/error-pages.js';
 import { ListRoute } from './list/list-screen.js';
 import { DialogHost, ToastHost } from './ui/dialogs.js';
+import { QuickCreateContext, type QuickCreateProps } from './form/quick-create.js';
 
 /** Screens loaded when first opened, so a list opens without parsing the sign-in pages or the form. */
 const later = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) => {
@@ -22,6 +23,8 @@ const later = <K extends string>(load: () => Promise<Record<K, ComponentType>>, 
   );
 };
 const publicPages = () => import('./public/pages.js');
+/** The lookup's create dialog: the record form, loaded when first used. */
+const QuickCreateForm: ComponentType<QuickCreateProps> = lazy(() => import('./form/record-form.js').then((m) => ({ default: m.QuickCreateForm })));
 
 /** /, /list/* and /edit/* go under /!/ (spec 000 section 2). */
 const UnderBang = () => {
@@ -71,7 +74,9 @@ createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <ApiContext.Provider value={apiClient}>
       <RenderErrorBoundary>
-        <RouterProvider router={router} />
+        <QuickCreateContext.Provider value={QuickCreateForm}>
+          <RouterProvider router={router} />
+        </QuickCreateContext.Provider>
         <DialogHost />
         <ToastHost />
       </RenderErrorBoundary>

@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
+import { Suspense, useEffect, useId, useRef, useState } from 'react';
 import type { LookupValue } from '../core.js';
 import { checkPermissionString, likeLiteral } from '../core.js';
 import { useApi } from '../api/context.js';
@@ -7,11 +7,10 @@ import { useT } from '../i18n.js';
 import { caller, entityOf, guiObjects } from '../state/session.js';
 import { Icon } from '../ui/icons.js';
 import { Modal } from '../ui/modal.js';
+import { useQuickCreate } from './quick-create.js';
 
 type Hit = { id: string; label: string };
 
-/** The quick-create form, loaded when first used. */
-const RecordForm = lazy(() => import('./record-form.js').then((m) => ({ default: m.RecordForm })));
 
 /** Spec 001 section 9: lookup search uses starts-with matching on name. */
 const useLookupSearch = (target: string) => {
@@ -73,8 +72,9 @@ export const LookupInput = ({
   const seq = useRef(0);
   const targetMeta = entityOf(target);
   const quickForm = quickFormOf(target);
+  const QuickCreate = useQuickCreate();
   const me = caller.value;
-  const canCreate = !!me && !!quickForm && checkPermissionString(me, `${target};0`);
+  const canCreate = !!me && !!quickForm && !!QuickCreate && checkPermissionString(me, `${target};0`);
 
   useEffect(() => {
     if (!editing) return;
@@ -199,15 +199,13 @@ export const LookupInput = ({
         </ul>
       )}
       {dialog === 'browse' && <LookupDialog target={target} onClose={() => setDialog(null)} onPick={(h) => { pick(h); setDialog(null); }} canCreate={canCreate} onCreate={() => setDialog('create')} />}
-      {dialog === 'create' && quickForm && (
+      {dialog === 'create' && quickForm && QuickCreate && (
         <Modal id="createRecordDialog" title={t('MsgNewRecord', { entity: targetMeta?.displayName ?? target })} onClose={() => setDialog(null)} wide>
           <Suspense fallback={<div className="spinner" />}>
-          <RecordForm
+          <QuickCreate
             entityName={target}
-            id="0"
             formName={quickForm}
             init={text ? { name: text } : undefined}
-            inDialog
             onClose={(created) => {
               setDialog(null);
               if (created) pick({ id: created.id, label: created.name });

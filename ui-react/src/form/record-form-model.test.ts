@@ -27,7 +27,7 @@ const setup = async (record: EntityRecord = { name: 'Contoso', city: 'Brno', pho
   const api = new StoreClient([account], fullCaller(ME, ['account']));
   const id = await api.update('create', 'account', record);
   api.calls.length = 0;
-  const model = recordFormModel({ api, entity: account, id, form, caller: api.caller, user: { id: ME, name: 'Me' } });
+  const model = recordFormModel({ api, entity: account, id, form, caller: () => api.caller, user: { id: ME, name: 'Me' } });
   await model.load();
   return { api, id, model };
 };
@@ -42,7 +42,7 @@ describe('record form model (spec 001 section 4: states and the save sequence)',
 
   it('a record that does not exist (or may not be read) ends in the error state', async () => {
     const api = new StoreClient([account], fullCaller(ME, ['account']));
-    const model = recordFormModel({ api, entity: account, id: '00000000-0000-4000-8000-000000000099', form, caller: api.caller });
+    const model = recordFormModel({ api, entity: account, id: '00000000-0000-4000-8000-000000000099', form, caller: () => api.caller });
     await model.load();
     expect(model.status.value).toBe('error');
   });
@@ -126,7 +126,7 @@ describe('record form model (spec 001 section 4: states and the save sequence)',
 
   it('a new record starts with defaults and owner, is dirty only once edited (or given init values), and a create sends the non-empty values', async () => {
     const api = new StoreClient([account], fullCaller(ME, ['account']));
-    const model = recordFormModel({ api, entity: account, id: NEW_ID, form, caller: api.caller });
+    const model = recordFormModel({ api, entity: account, id: NEW_ID, form, caller: () => api.caller });
     await model.load();
     expect(model.edited.value.statuscode).toBe(1);
     expect(model.dirty.value).toBe(false);
@@ -138,7 +138,7 @@ describe('record form model (spec 001 section 4: states and the save sequence)',
     expect(api.calls[0]).toEqual({ operation: 'create', name: 'account', object: { statuscode: 1, name: 'New one' } });
     // the form then moves to the created record's route (a fresh model there)
     expect(model.status.value).toBe('ready');
-    const seeded = recordFormModel({ api, entity: account, id: NEW_ID, form, caller: api.caller, init: { name: 'From a parent' } });
+    const seeded = recordFormModel({ api, entity: account, id: NEW_ID, form, caller: () => api.caller, init: { name: 'From a parent' } });
     await seeded.load();
     expect(seeded.dirty.value).toBe(true);
   });

@@ -95,7 +95,8 @@ export type RecordFormOptions = {
   /** the record's id, or NEW_ID */
   id: string;
   form: Form;
-  caller: Caller;
+  /** who edits: read on each permission decision (a signal read here is followed) */
+  caller: () => Caller;
   user?: FormUser;
   init?: EntityRecord;
 };
@@ -133,14 +134,14 @@ export const recordFormModel = ({ api, entity, id, form, caller, user, init }: R
   const stdCommand = (name: string) => (form.commands ? form.commands.find((c) => c.kind === 'std' && c.name.toLowerCase() === name) : { kind: 'std' as const, name });
   const allowed = (name: 'Save' | 'Delete' | 'Clone', record?: EntityRecord): boolean => {
     const c = stdCommand(name.toLowerCase());
-    return !!c && checkPermissionString(caller, commandPermission({ name, permissions: c.permissions }, entityName), record);
+    return !!c && checkPermissionString(caller(), commandPermission({ name, permissions: c.permissions }, entityName), record);
   };
   /** The record a permission is checked against: a new one has no id yet. */
   const subject = computed(() => (isNew ? { ...edited.value, id: undefined } : loaded.value));
-  const readOnly = computed(() => !checkPermissionString(caller, commandPermission({ name: 'Save' }, entityName), subject.value));
+  const readOnly = computed(() => !checkPermissionString(caller(), commandPermission({ name: 'Save' }, entityName), subject.value));
   const canSave = computed(() => !readOnly.value && allowed('Save', subject.value));
   const canDelete = computed(() => !isNew && allowed('Delete', loaded.value));
-  const canClone = computed(() => !isNew && allowed('Clone') && canAccess(caller, 'create', entityName, {}));
+  const canClone = computed(() => !isNew && allowed('Clone') && canAccess(caller(), 'create', entityName, {}));
   const canRestore = !isNew && entityName === AUDIT_ENTITY;
 
   const fetchRecord = async (recordId: string): Promise<EntityRecord | null> => {

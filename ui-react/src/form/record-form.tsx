@@ -1,67 +1,30 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useBlocker, useNavigate, useParams, useSearchParams } from 'react-router';
-import { isLeft, isRight } from 'fp-ts/lib/Either.js';
-import type { Entity, EntityRecord, FieldValue, Form, Panel } from '../core.js';
-import { composeField, fieldTemplateOf } from '../core.js';
-import {
-  allFormFields,
-  canAccess,
-  changedFields,
-  checkPermissionString,
-  checkRequired,
-  cloneRecord,
-  commandPermission,
-  defaultFormOf,
-  FormCodec,
-  isEmptyValue,
-  mergeOnConflict,
-  metadataSet,
-  modifierOf,
-  requiredFieldsMessage,
-  updatePayload,
-} from './form-core.js';
-import { ServerError } from '../api/client.js';
+import { useEffect, useMemo, useRef } from 'react';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
+import type { Entity, EntityRecord, Form, Panel } from '../core.js';
+import { requiredFieldsMessage } from '../core.js';
 import { useApi } from '../api/context.js';
 import { language, useT } from '../i18n.js';
-import { caller, entityOf, guiObjects, parsedBody, session } from '../state/session.js';
+import { caller, entityOf, session } from '../state/session.js';
 import { objectChangedEvent } from '../state/realtime.js';
-import { alertDialog, alertFailure, ask, confirmDialog, toast } from '../ui/dialogs.js';
+import { alertDialog, alertFailure, confirmDialog, toast } from '../ui/dialogs.js';
 import { Icon } from '../ui/icons.js';
+import { formOf } from './form-of.js';
+import { NavigationGuard } from './navigation-guard.js';
 import { PanelView, type PanelContext } from './panels.js';
+import type { QuickCreateProps } from './quick-create.js';
+import { NEW_ID, recordFormModel, STAGE_FIELD, type RecordFormModel, type SaveResult } from './record-form-model.js';
 
-type Status = 'loading' | 'ready' | 'saving' | 'error';
-type SaveOutcome = { ok: true; id: string; created: boolean } | { ok: false };
+export { STAGE_FIELD } from './record-form-model.js';
 
-const AUDIT_ENTITY = 'audit';
-/** The wizard's progress: the stored stage index. */
-export const STAGE_FIELD = 'process_stage_index';
-
-/** The form of an entity: the named one, else one named default or main, else the first, else the generated form. */
-export const formOf = (entity: Entity, name: string | undefined): Form => {
-  const forms = guiObjects('form', entity.logicalName).flatMap((g) => {
-    const d = FormCodec.decode(parsedBody(g));
-    return isRight(d) ? [{ name: g.name, form: d.right }] : [];
-  });
-  const pick = (name && forms.find((f) => f.name === name)) || forms.find((f) => /^(default|main)$/i.test(f.name)) || forms[0];
-  if (pick) return pick.form;
-  const set = metadataSet(Object.values(session.value?.entities ?? {}));
-  const lists = isRight(set)
-    ? set.right.associatedLists(entity.logicalName).map((l) => ({ ...l, label: entityOf(l.entity)?.displayNamePlural ?? l.entity }))
-    : [];
-  return defaultFormOf(entity, lists);
-};
-
-/**
- * The starting values of a new record: property defaults, the owner (the creator, as the server
- * would set it, so that a required owner field is not empty), then the init JSON of the route.
- */
-const newRecord = (entity: Entity, init: EntityRecord | undefined): EntityRecord => {
-  const r: EntityRecord = {};
-  const user = session.value?.context.user;
-  if (user && entity.properties.some((p) => p.logicalName === 'ownerid')) r.ownerid = { id: user.id, name: 'systemuser', label: user.name };
-  for (const p of entity.properties) if (p.defaultValue !== undefined && p.defaultValue !== null && p.defaultValue !== '') r[p.logicalName] = p.defaultValue as FieldValue;
-  return { ...r, ...(init ?? {}) };
+type RecordFormProps = {
+  entityName: string;
+  id: string;
+  formName?: string;
+  init?: EntityRecord;
+  inDialog?: boolean;
+  onClose?: (created?: { id: string; name: string }) => void;
+  appParam?: string;
 };
 
 const parseInit = (text: string | null): EntityRecord | undefined => {
@@ -74,249 +37,51 @@ const parseInit = (text: string | null): EntityRecord | undefined => {
   }
 };
 
-/** The fields a create sends: the non-empty values. */
-const createPayload = (r: EntityRecord): EntityRecord => Object.fromEntries(Object.entries(r).filter(([k, v]) => k !== 'id' && k !== 'versionnumber' && !isEmptyValue(v as FieldValue)));
-
-/** The name of a record just created: as typed, or as the server composes it (a contact's first and last name). */
-const createdName = (entity: Entity, record: EntityRecord): string => {
-  const typed = String(record.name ?? '');
-  const p = entity.properties.find((x) => x.logicalName === 'name');
-  const template = p ? fieldTemplateOf(p) : undefined;
-  return typed || (template ? (composeField(template, record, p?.max) ?? '') : '');
+/**
+ * The record form (spec 001 sections 2, 4, 5). The use cases live in the record-form model
+ * (record-form-model.ts); this component draws it and says its answers: toasts, alerts, the
+ * navigation after a save or a delete, the guard against leaving unsaved changes.
+ */
+export const RecordForm = (props: RecordFormProps) => {
+  useSignals();
+  const t = useT();
+  const entity = entityOf(props.entityName);
+  const form = useMemo(() => (entity ? formOf(entity, props.formName) : undefined), [entity, props.formName]);
+  if (!entity || !form) return <p className="empty" role="alert">{t('MsgObjectNotFound', { name: props.entityName })}</p>;
+  return <RecordFormScreen {...props} entity={entity} form={form} />;
 };
 
-/**
- * The record form (spec 001 sections 2, 4, 5): load, edit with dirty tracking, the save sequence
- * with the required check, the version-conflict merge, server change notifications, delete,
- * undo delete and clone, read-only without permission.
- */
-export const RecordForm = ({
-  entityName,
-  id: routeId,
-  formName,
-  init,
-  inDialog,
-  onClose,
-  appParam = '!',
-}: {
-  entityName: string;
-  id: string;
-  formName?: string;
-  init?: EntityRecord;
-  inDialog?: boolean;
-  onClose?: (created?: { id: string; name: string }) => void;
-  appParam?: string;
-}) => {
+const RecordFormScreen = ({ entity, form, entityName, id: routeId, formName, init, inDialog, onClose, appParam = '!' }: RecordFormProps & { entity: Entity; form: Form }) => {
   useSignals();
   const t = useT();
   const api = useApi();
   const navigate = useNavigate();
-  const entity = entityOf(entityName);
-  const me = caller.value!;
-  const isNew = routeId === '0';
-  const form = useMemo(() => (entity ? formOf(entity, formName) : undefined), [entity, formName]);
-  const [loaded, setLoaded] = useState<EntityRecord>({});
-  const [edited, setEdited] = useState<EntityRecord>({});
-  const [status, setStatus] = useState<Status>('loading');
-  const [loadError, setLoadError] = useState('');
-  const [missing, setMissing] = useState<Set<string>>(new Set());
-  const state = useRef({ loaded, edited, status });
-  state.current = { loaded, edited, status };
+  const user = session.value?.context.user;
+  // A new model per record (and per metadata of its entity), as the route remounts per record.
+  const model = useMemo(
+    () => recordFormModel({ api, entity, id: routeId, form, init, caller: () => caller.value!, user: user && { id: user.id, name: user.name } }),
+    [api, entity, form, routeId, init],
+  );
   const proceeding = useRef(false);
 
-  const dirty = entity ? (isNew ? changedFields(newRecord(entity, undefined), edited).length > 0 || Object.keys(init ?? {}).length > 0 : changedFields(loaded, edited).length > 0) : false;
-
-  const fetchRecord = useCallback(
-    async (id: string): Promise<EntityRecord | null> => {
-      const res = await api.fetch({
-        entity: { name: entityName, allattrs: true, filter: { type: 'and', conditions: [{ attribute: 'id', operator: 'eq', value: id }] } },
-        page: 1,
-        pageSize: 1,
-      });
-      return (res.records[0] as EntityRecord | undefined) ?? null;
-    },
-    [api, entityName],
-  );
-
-  /** Loads the record; quiet (after a save) keeps the form on screen and leaves the status to the caller. */
-  const load = useCallback(async (quiet = false) => {
-    if (!entity) return;
-    setMissing(new Set());
-    if (isNew) {
-      const r = newRecord(entity, init);
-      setLoaded({});
-      setEdited(r);
-      setStatus('ready');
-      return;
-    }
-    if (!quiet) setStatus('loading');
-    try {
-      const r = await fetchRecord(routeId);
-      if (!r) {
-        setLoadError('');
-        setStatus('error');
-        return;
-      }
-      setLoaded(r);
-      setEdited(r);
-      if (!quiet) setStatus('ready');
-    } catch (e) {
-      setLoadError(e instanceof Error ? e.message : String(e));
-      setStatus('error');
-    }
-  }, [entity, isNew, init, routeId, fetchRecord]);
-
   useEffect(() => {
-    void load();
-  }, [load]);
-
-  const readOnly = !entity || !checkPermissionString(me, commandPermission({ name: 'Save' }, entityName), isNew ? { ...edited, id: undefined } : loaded);
-  const formFields = useMemo(() => (form ? allFormFields(form.panels) : []), [form]);
-
-  /** Sends the changes; on ERR_8001 merges with the server record and sends again (spec 001 section 4). */
-  const send = async (base: EntityRecord, current: EntityRecord): Promise<SaveOutcome> => {
-    if (isNew) {
-      const id = await api.update('create', entityName, createPayload(current));
-      return { ok: true, id, created: true };
-    }
-    const payload = updatePayload(base, current);
-    if (Object.keys(payload).filter((k) => k !== 'id' && k !== 'versionnumber').length === 0) return { ok: true, id: routeId, created: false };
-    try {
-      await api.update('update', entityName, payload);
-      return { ok: true, id: routeId, created: false };
-    } catch (e) {
-      if (!(e instanceof ServerError) || e.code !== 'ERR_8001') throw e;
-      const server = await fetchRecord(routeId);
-      if (!server) throw e;
-      const merged = mergeOnConflict(base, current, server);
-      if (isLeft(merged)) {
-        setLoaded(server);
-        throw new Error(t('MsgModifiedBy', { modifier: merged.left.modifier ?? modifierOf(server) }));
-      }
-      setLoaded(server);
-      setEdited(merged.right.record);
-      await api.update('update', entityName, { ...merged.right.changes, id: routeId, versionnumber: merged.right.versionnumber });
-      return { ok: true, id: routeId, created: false };
-    }
-  };
-
-  /** The save sequence: required check, save, message MsgRecordSaved, then move to the created record or reload. */
-  const save = async (close: boolean, patch?: EntityRecord): Promise<boolean> => {
-    const base = state.current.loaded;
-    const current = patch ? { ...state.current.edited, ...patch } : state.current.edited;
-    if (patch) setEdited(current);
-    if (!entity || state.current.status === 'saving') return false;
-    // Only fields the form shows can be filled in; the server sets or checks the others.
-    const onForm = new Set(formFields.map((f) => f.name));
-    const required = checkRequired(
-      entity.properties.filter((p) => onForm.has(p.logicalName)),
-      current,
-      formFields.map((f) => ({ name: f.name, label: f.label, required: f.required, hidden: f.hidden })),
-    );
-    if (isLeft(required)) {
-      setMissing(new Set(required.left.fields));
-      await alertDialog(requiredFieldsMessage(language.value, required.left.labels), t('CmdOk'), t('MsgRequired'));
-      document.getElementById(`f-${required.left.fields[0]}`)?.focus();
-      return false;
-    }
-    setMissing(new Set());
-    setStatus('saving');
-    try {
-      const out = await send(base, current);
-      if (!out.ok) return false;
-      toast(t('MsgRecordSaved'));
-      if (out.created) {
-        setLoaded(current);
-        setEdited(current);
-        proceeding.current = true;
-        if (inDialog) onClose?.({ id: out.id, name: createdName(entity, current) });
-        else if (close) goBack();
-        else navigate(`/${appParam}/edit/${entityName}/${out.id}${formName ? `/${formName}` : ''}`, { replace: true });
-        setStatus('ready');
-        return true;
-      }
-      if (close) {
-        setStatus('ready');
-        proceeding.current = true;
-        setLoaded(current);
-        if (inDialog) onClose?.();
-        else goBack();
-        return true;
-      }
-      // Still 'saving' while the stored record comes back, so its own change event is not taken for another's.
-      await load(true);
-      setStatus('ready');
-      return true;
-    } catch (e) {
-      setStatus('ready');
-      await alertFailure(e, t('CmdOk'));
-      return false;
-    }
-  };
-
-  const goBack = () => {
-    if (window.history.length > 1 && (window.history.state as { idx?: number } | null)?.idx) navigate(-1);
-    else navigate(`/${appParam}/list/${entityName}`);
-  };
-
-  const remove = async () => {
-    if (!(await confirmDialog(t('MsgAskDelete'), t('CmdDelete'), t('CmdCancel'), true))) return;
-    try {
-      await api.update('delete', entityName, { id: routeId, versionnumber: loaded.versionnumber });
-      proceeding.current = true;
-      if (inDialog) onClose?.();
-      else goBack();
-    } catch (e) {
-      await alertFailure(e, t('CmdOk'));
-    }
-  };
-
-  /** Undo delete (audit records only): recreates the record from the stored body. */
-  const restore = async () => {
-    try {
-      const body = JSON.parse(String(loaded.body ?? '{}')) as EntityRecord;
-      await api.update('create', String(loaded.logicalname ?? ''), body);
-      toast(t('MsgRecordRestored'));
-    } catch (e) {
-      await alertFailure(e, t('CmdOk'));
-    }
-  };
-
-  const copy = () => {
-    const c = cloneRecord(edited, entity, (name) => t('MsgCopyOf', { name }));
-    navigate(`/${appParam}/edit/${entityName}/0?init=${encodeURIComponent(JSON.stringify(c))}`);
-  };
+    void model.load();
+  }, [model]);
 
   // A change on the server: a clean record reloads, a dirty one merges (spec 001 section 4).
   useEffect(() => {
-    if (isNew) return;
+    if (model.isNew) return;
     const ev = objectChangedEvent(entityName);
     const onChange = async (e: Event) => {
-      const detail = (e as CustomEvent<{ id?: string }>).detail;
-      if (detail?.id && detail.id.toLowerCase() !== routeId.toLowerCase()) return;
-      const { status: s, loaded: base, edited: current } = state.current;
-      if (s === 'saving' || s === 'loading') return;
-      const server = await fetchRecord(routeId).catch(() => null);
-      if (!server || server.versionnumber === base.versionnumber) return;
-      if (changedFields(base, current).length === 0) {
-        setLoaded(server);
-        setEdited(server);
-        toast(t('MsgRecordUpdated'), 'info');
-        return;
-      }
-      const merged = mergeOnConflict(base, current, server);
-      if (isRight(merged)) {
-        setLoaded(server);
-        setEdited(merged.right.record);
-        toast(t('MsgRecordUpdated'), 'info');
-      } else {
-        void alertDialog(t('MsgModifiedBy', { modifier: merged.left.modifier ?? modifierOf(server) }), t('CmdOk'));
-      }
+      const r = await model.serverChanged((e as CustomEvent<{ id?: string }>).detail?.id);
+      if (r._tag === 'Reloaded' || r._tag === 'Merged') toast(t('MsgRecordUpdated'), 'info');
+      else if (r._tag === 'ModifiedBy') void alertDialog(t('MsgModifiedBy', { modifier: r.modifier }), t('CmdOk'));
     };
     window.addEventListener(ev, onChange);
     return () => window.removeEventListener(ev, onChange);
-  }, [entityName, routeId, isNew, fetchRecord, t]);
+  }, [model, entityName, t]);
 
+  const dirty = model.dirty.value;
   // The browser's own warning when leaving with unsaved changes.
   useEffect(() => {
     if (!dirty) return;
@@ -328,35 +93,82 @@ export const RecordForm = ({
     return () => window.removeEventListener('beforeunload', h);
   }, [dirty]);
 
-  const setValue = (field: string, v: FieldValue) => {
-    setEdited((r) => ({ ...r, [field]: v }));
-    if (missing.has(field)) setMissing((m) => new Set([...m].filter((x) => x !== field)));
+  const goBack = () => {
+    if (window.history.length > 1 && (window.history.state as { idx?: number } | null)?.idx) navigate(-1);
+    else navigate(`/${appParam}/list/${entityName}`);
   };
 
-  if (!entity) return <p className="empty" role="alert">{t('MsgObjectNotFound', { name: entityName })}</p>;
-
-  const title = status === 'loading' ? t('MsgLoading') : isNew ? t('MsgNewRecord', { entity: entity.displayName }) : String(edited.name ?? '') || t('MsgUnknownTitle');
-  // The form's standard commands (all of them when it lists none), each with its own permission string or the default.
-  const stdCommand = (name: string) => (form?.commands ? form.commands.find((c) => c.kind === 'std' && c.name.toLowerCase() === name) : { kind: 'std' as const, name });
-  const allowed = (name: 'Save' | 'Delete' | 'Clone', record?: EntityRecord): boolean => {
-    const c = stdCommand(name.toLowerCase());
-    return !!c && checkPermissionString(me, commandPermission({ name, permissions: c.permissions }, entityName), record);
+  /** Says the answer of a save: the message, the alert, or where the form goes next. */
+  const afterSave = async (r: SaveResult, close: boolean): Promise<boolean> => {
+    switch (r._tag) {
+      case 'Busy':
+        return false;
+      case 'RequiredFieldsMissing':
+        await alertDialog(requiredFieldsMessage(language.value, r.labels), t('CmdOk'), t('MsgRequired'));
+        document.getElementById(`f-${r.fields[0]}`)?.focus();
+        return false;
+      case 'ModifiedBy':
+        await alertFailure(new Error(t('MsgModifiedBy', { modifier: r.modifier })), t('CmdOk'));
+        return false;
+      case 'Failed':
+        await alertFailure(r.error, t('CmdOk'));
+        return false;
+      case 'Saved':
+        toast(t('MsgRecordSaved'));
+        if (r.created) {
+          proceeding.current = true;
+          if (inDialog) onClose?.({ id: r.id, name: r.name });
+          else if (close) goBack();
+          else navigate(`/${appParam}/edit/${entityName}/${r.id}${formName ? `/${formName}` : ''}`, { replace: true });
+        } else if (close) {
+          proceeding.current = true;
+          if (inDialog) onClose?.();
+          else goBack();
+        }
+        return true;
+    }
   };
-  const canSave = !readOnly && allowed('Save', isNew ? { ...edited, id: undefined } : loaded);
-  const canDelete = !isNew && allowed('Delete', loaded);
-  const canClone = !isNew && allowed('Clone') && canAccess(me, 'create', entityName, {});
+  const save = async (close: boolean, patch?: EntityRecord): Promise<boolean> => afterSave(await model.save({ close, patch }), close);
+
+  const remove = async () => {
+    if (!(await confirmDialog(t('MsgAskDelete'), t('CmdDelete'), t('CmdCancel'), true))) return;
+    const r = await model.remove();
+    if (r._tag === 'Failed') return alertFailure(r.error, t('CmdOk'));
+    proceeding.current = true;
+    if (inDialog) onClose?.();
+    else goBack();
+  };
+
+  const restore = async () => {
+    const r = await model.restore();
+    if (r._tag === 'Failed') await alertFailure(r.error, t('CmdOk'));
+    else toast(t('MsgRecordRestored'));
+  };
+
+  const copy = () => {
+    const c = model.cloneValues((name) => t('MsgCopyOf', { name }));
+    navigate(`/${appParam}/edit/${entityName}/${NEW_ID}?init=${encodeURIComponent(JSON.stringify(c))}`);
+  };
+
+  const status = model.status.value;
+  const edited = model.edited.value;
+  const readOnly = model.readOnly.value;
   const saving = status === 'saving';
+  const title = status === 'loading' ? t('MsgLoading') : model.isNew ? t('MsgNewRecord', { entity: entity.displayName }) : String(edited.name ?? '') || t('MsgUnknownTitle');
   const ctx: PanelContext = {
     entity,
     record: edited,
-    isNew,
+    isNew: model.isNew,
     readOnly: readOnly || saving,
     appParam,
-    missing,
-    setValue,
+    missing: model.marked.value,
+    setValue: model.setValue,
     // Spec 001 section 4: moving to a later wizard step saves the record with process_stage_index set.
     onWizardStep: async (_panel, index) =>
       entity.properties.some((p) => p.logicalName === STAGE_FIELD) && !readOnly ? save(false, { [STAGE_FIELD]: index }) : dirty ? save(false) : true,
+  };
+  const saveIfDirty = () => {
+    if (dirty && !readOnly) void save(false);
   };
 
   return (
@@ -376,40 +188,12 @@ export const RecordForm = ({
           {dirty && !readOnly && <span className="status-chip">{t('MsgUnsaved')}</span>}
           {readOnly && status === 'ready' && <span className="status-chip muted-chip">{t('MsgReadOnly')}</span>}
         </div>
-        {status !== 'error' && (
-          <div className="command-bar" role="toolbar" aria-label={title}>
-            {canSave && (
-              <>
-                <button type="button" className="btn btn-primary" disabled={!dirty || saving} onClick={() => void save(false)} aria-busy={saving}>
-                  <Icon name={saving ? 'hourglass' : 'save'} /> {t('CmdSave')}
-                </button>
-                <button type="button" className="btn btn-plain" disabled={!dirty || saving} onClick={() => void save(true)}>
-                  {t('CmdSaveAndClose')}
-                </button>
-              </>
-            )}
-            {canClone && status === 'ready' && (
-              <button type="button" className="btn btn-plain" onClick={copy}>
-                <Icon name="copy" /> {t('CmdCreateCopy')}
-              </button>
-            )}
-            {entityName === AUDIT_ENTITY && !isNew && status === 'ready' && (
-              <button type="button" className="btn btn-plain" onClick={restore}>
-                <Icon name="undo" /> {t('CmdUndoDelete')}
-              </button>
-            )}
-            {canDelete && status === 'ready' && (
-              <button type="button" className="btn btn-danger-outline" onClick={remove}>
-                <Icon name="trash" /> {t('CmdDelete')}
-              </button>
-            )}
-          </div>
-        )}
+        {status !== 'error' && <CommandBar model={model} title={title} onSave={(close) => void save(close)} onCopy={copy} onRestore={restore} onDelete={remove} />}
       </div>
       {status === 'error' ? (
         <div className="error-page" role="alert">
           <h2>{t('MsgRecordNotFound')}</h2>
-          {loadError && <p className="mono small">{loadError}</p>}
+          {model.loadError.value && <p className="mono small">{model.loadError.value}</p>}
         </div>
       ) : status === 'loading' ? (
         <div className="panel">
@@ -422,17 +206,17 @@ export const RecordForm = ({
           className="panels"
           onSubmit={(e) => {
             e.preventDefault();
-            if (dirty && !readOnly) void save(false);
+            saveIfDirty();
           }}
           onKeyDown={(e) => {
             if ((e.ctrlKey || e.metaKey) && e.key.toLowerCase() === 's') {
               e.preventDefault();
-              if (dirty && !readOnly) void save(false);
+              saveIfDirty();
             }
           }}
           aria-label={title}
         >
-          {(form?.panels ?? []).map((p: Panel) => (
+          {form.panels.map((p: Panel) => (
             <PanelView key={p.name} panel={p} ctx={ctx} />
           ))}
         </form>
@@ -441,42 +225,68 @@ export const RecordForm = ({
   );
 };
 
-/** Navigation while dirty: Save and Close, Discard unsaved changes, or Continue editing (spec 001 section 4). */
-const NavigationGuard = ({ onSave, proceeding }: { onSave: () => Promise<boolean>; proceeding: React.RefObject<boolean> }) => {
+/** The form's command bar: Save, Save and Close, Create a copy, Undo delete, Delete, as the model permits. */
+const CommandBar = ({
+  model,
+  title,
+  onSave,
+  onCopy,
+  onRestore,
+  onDelete,
+}: {
+  model: RecordFormModel;
+  title: string;
+  onSave: (close: boolean) => void;
+  onCopy: () => void;
+  onRestore: () => void;
+  onDelete: () => void;
+}) => {
+  useSignals();
   const t = useT();
-  const blocker = useBlocker(({ currentLocation, nextLocation }) => !proceeding.current && currentLocation.pathname !== nextLocation.pathname);
-  useEffect(() => {
-    if (blocker.state !== 'blocked') return;
-    void (async () => {
-      const choice = await ask({
-        title: t('MsgUnsavedChangesTitle'),
-        message: t('MsgUnsavedChangesText'),
-        cancelId: 'stay',
-        buttons: [
-          { id: 'stay', label: t('MsgContinueEditing'), kind: 'plain' },
-          { id: 'discard', label: t('MsgDiscardChanges'), kind: 'danger' },
-          { id: 'save', label: t('CmdSaveAndClose'), kind: 'primary' },
-        ],
-      });
-      if (choice === 'discard') blocker.proceed?.();
-      else if (choice === 'save') {
-        proceeding.current = true;
-        if (await onSave()) blocker.proceed?.();
-        else {
-          proceeding.current = false;
-          blocker.reset?.();
-        }
-      } else blocker.reset?.();
-    })();
-  }, [blocker.state]);
-  return null;
+  const ready = model.status.value === 'ready';
+  const saving = model.status.value === 'saving';
+  const dirty = model.dirty.value;
+  return (
+    <div className="command-bar" role="toolbar" aria-label={title}>
+      {model.canSave.value && (
+        <>
+          <button type="button" className="btn btn-primary" disabled={!dirty || saving} onClick={() => onSave(false)} aria-busy={saving}>
+            <Icon name={saving ? 'hourglass' : 'save'} /> {t('CmdSave')}
+          </button>
+          <button type="button" className="btn btn-plain" disabled={!dirty || saving} onClick={() => onSave(true)}>
+            {t('CmdSaveAndClose')}
+          </button>
+        </>
+      )}
+      {model.canClone.value && ready && (
+        <button type="button" className="btn btn-plain" onClick={onCopy}>
+          <Icon name="copy" /> {t('CmdCreateCopy')}
+        </button>
+      )}
+      {model.canRestore && ready && (
+        <button type="button" className="btn btn-plain" onClick={onRestore}>
+          <Icon name="undo" /> {t('CmdUndoDelete')}
+        </button>
+      )}
+      {model.canDelete.value && ready && (
+        <button type="button" className="btn btn-danger-outline" onClick={onDelete}>
+          <Icon name="trash" /> {t('CmdDelete')}
+        </button>
+      )}
+    </div>
+  );
 };
+
+/** The lookup's create dialog: a new record in the quick form (provided to lookups in main.tsx). */
+export const QuickCreateForm = ({ entityName, formName, init, onClose }: QuickCreateProps) => (
+  <RecordForm entityName={entityName} id={NEW_ID} formName={formName} init={init} inDialog onClose={onClose} />
+);
 
 /** The route /{appid}/edit/{name}/{id}[/{form}]?init=JSON&form=NAME. */
 export const RecordFormRoute = () => {
-  const { appId = '!', name = '', id = '0', form } = useParams();
+  const { appId = '!', name = '', id = NEW_ID, form } = useParams();
   const [params] = useSearchParams();
   const initText = params.get('init');
   const init = useMemo(() => parseInit(initText), [initText]);
-  return <RecordForm key={`${name}/${id}`} entityName={name} id={id} formName={form ?? params.get('form') ?? undefined} init={id === '0' ? init : undefined} appParam={appId} />;
+  return <RecordForm key={`${name}/${id}`} entityName={name} id={id} formName={form ?? params.get('form') ?? undefined} init={id === NEW_ID ? init : undefined} appParam={appId} />;
 };
