@@ -1,0 +1,249 @@
+import { batch, computed, effect, signal, untracked, type ReadonlySignal } from '@preact/signals-react';
+import { isLeft } from 'fp-ts/lib/Either.js';
+import type { Caller, Entity, EntityRecord, Order, QuickFilter, QuickFilterSelection } from '../core.js';
+import { applyQuickFilterFragment, checkPermissionString, commandPermission, effectiveSelection, initialSelection, isEmptySelection, mayAccessSome, quickFiltersToFetch } from '../core.js';
+import type { ApiClient } from '../api/client.js';
+import { KEYS } from '../state/storage.js';
+import { listRequest, searchFilter, type NamedView } from './list-query.js';
+
+/**
+ * The list screen as a model of signals (spec 001 section 2): the view, quick-filter selections,
+ * search, sort and page size make the query; a change of any of them reloads. Rows, count,
+ * "more", selection, Show more, batch delete and the realtime refresh live here too. It knows
+ * nothing of the DOM: tested in vitest with the core's in-memory store behind a fake client.
+ */
+
+/** What the model needs of the API client. */
+export type ListApi = Pick<ApiClient, 'fetch' | 'executeMultiple'>;
+/** Where the list remembers things for the browser session (page size, quick-filter selections). */
+export type ListMemory = { get(key: string): string | null; set(key: string, value: string): void };
+
+/** Spec 001 section 2: page size 50 by default; Show more adds as many. */
+export const PAGE_SIZE = 50;
+/** The pause after a server change before the list reloads: a burst of changes reloads once. */
+export const REFRESH_DELAY_MS = 300;
+
+export const pageSizeKey = (name: string) => `${KEYS.listPageSize}.${name}`;
+export const selectionsKey = (name: string) => `tessera.quickFilters.${name}`;
+
+/** The remembered selections of a list's quick filters, else each filter's initial selection. */
+const storedSelections = (memory: ListMemory, name: string, filters: readonly QuickFilter[]): Record<string, QuickFilterSelection> => {
+  let stored: Record<string, QuickFilterSelection> = {};
+  try {
+    stored = JSON.parse(memory.get(selectionsKey(name)) ?? '{}') as Record<string, QuickFilterSelection>;
+  } catch {
+    stored = {};
+  }
+  return Object.fromEntries(filters.map((f) => [f.name, Object.hasOwn(stored, f.name) ? stored[f.name] : initialSelection(f)]));
+};
+
+export type DeleteResult = { _tag: 'Deleted'; errors: string[] } | { _tag: 'Failed'; error: unknown };
+
+export type ListModelOptions = {
+  api: ListApi;
+  entity: Entity;
+  /** the entity's views (at least the generated one) */
+  views: readonly NamedView[];
+  /** the view of the route's ?view=, else the first */
+  initialView?: string;
+  /** the quick filters the caller may see */
+  filters: readonly QuickFilter[];
+  caller: () => Caller;
+  memory: ListMemory;
+  /** the reference time of date quick filters, and their time zone */
+  now?: () => Date;
+  timeZone?: string;
+  refreshDelayMs?: number;
+  /** a load that failed (the rows are then empty); the screen alerts it */
+  onLoadFailed?: (error: unknown) => void;
+};
+
+export type ListModel = ReturnType<typeof listModel>;
+
+export const listModel = ({
+  api,
+  entity,
+  views,
+  initialView = '',
+  filters,
+  caller,
+  memory,
+  now = () => new Date(),
+  timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone,
+  refreshDelayMs = REFRESH_DELAY_MS,
+  onLoadFailed,
+}: ListModelOptions) => {
+  const name = entity.logicalName;
+  const props = new Map(entity.properties.map((p) => [p.logicalName, p]));
+
+  const viewName = signal(initialView);
+  const view = computed(() => views.find((v) => v.name === viewName.value) ?? views[0]);
+  // The bar's selections last for the browser session, per list, so a list opens as it was left.
+  const selections = signal(storedSelections(memory, name, filters));
+  /** The search text in force (the screen passes it on after a pause in typing). */
+  const search = signal('');
+  const order = signal<Order | undefined>(undefined);
+  // Spec 001 section 2: a reload keeps the page size grown by Show more (for the browser session).
+  const pageSize = signal(Math.max(PAGE_SIZE, Number(memory.get(pageSizeKey(name))) || PAGE_SIZE));
+  const rows = signal<EntityRecord[] | null>(null);
+  const count = signal<number | null>(null);
+  const more = signal(false);
+  const loading = signal(false);
+  const selected = signal<ReadonlySet<string>>(new Set());
+
+  /** The view's columns the entity has (dotted columns read a related record). */
+  const columns = computed(() => (view.value?.body.columns ?? []).filter((c) => c.name.includes('.') || props.has(c.name)));
+  const sortable = computed(() => columns.value.filter((c) => !c.name.includes('.')));
+  const activeFilters = computed(() => filters.filter((f) => !isEmptySelection(effectiveSelection(f, selections.value[f.name]))).length);
+  const idsOnPage = computed(() => rows.value?.map((r) => String(r.id)) ?? []);
+  const allSelected = computed(() => idsOnPage.value.length > 0 && idsOnPage.value.every((id) => selected.value.has(id)));
+
+  // The view's standard commands (all of them when it lists none); a command's own permission string replaces the default.
+  const listed = (cmd: string, fallback: () => boolean): boolean => {
+    const commands = view.value?.body.commands;
+    const c = commands ? commands.find((x) => x.kind === 'std' && x.name.toLowerCase() === cmd) : { kind: 'std' as const, name: cmd, permissions: undefined };
+    return !!c && (c.permissions ? checkPermissionString(caller(), c.permissions) : fallback());
+  };
+  const canNew = computed(() => listed('new', () => checkPermissionString(caller(), commandPermission({ name: 'New' }, name))));
+  const canDelete = computed(() => listed('delete', () => mayAccessSome(caller(), 'delete', name)));
+  const canExport = computed(() => listed('export', () => mayAccessSome(caller(), 'read', name)));
+
+  let seq = 0;
+  /** Loads the first page of the query; an answer older than the latest request is dropped. */
+  const load = async (): Promise<void> => {
+    const v = view.value;
+    if (!v) return;
+    const n = ++seq;
+    const quick = quickFiltersToFetch(filters, selections.value, { reference: now(), timeZone, entity, placeholders: { userid: caller().userId } });
+    if (isLeft(quick)) {
+      batch(() => {
+        rows.value = [];
+        count.value = 0;
+      });
+      return;
+    }
+    if (quick.right._tag === 'NoResults') {
+      // Spec 001 section 2: a mandatory group without an active filter returns nothing.
+      batch(() => {
+        rows.value = [];
+        count.value = 0;
+        more.value = false;
+      });
+      return;
+    }
+    loading.value = true;
+    try {
+      const request = listRequest(entity, v, { search: searchFilter(entity, search.value), order: order.value, pageSize: pageSize.value });
+      const res = await api.fetch({ ...request, entity: applyQuickFilterFragment(request.entity, quick.right.fragment) });
+      if (n !== seq) return;
+      batch(() => {
+        rows.value = res.records as EntityRecord[];
+        count.value = res.count;
+        more.value = res.moreRecords;
+      });
+    } catch (e) {
+      if (n !== seq) return;
+      rows.value = [];
+      onLoadFailed?.(e);
+    } finally {
+      if (n === seq) loading.value = false;
+    }
+  };
+
+  let refresh: ReturnType<typeof setTimeout> | undefined;
+  /** A change on the server: the list reloads after a short pause (the page keeps its grown size). */
+  const serverChanged = () => {
+    clearTimeout(refresh);
+    refresh = setTimeout(() => void load(), refreshDelayMs);
+  };
+
+  /**
+   * Starts following the query: loads now and whenever the view, selections, search, order or
+   * page size change, and remembers the selections. Returns the stop function.
+   */
+  const start = (): (() => void) => {
+    const stopLoading = effect(() => {
+      void [view.value, selections.value, search.value, order.value, pageSize.value];
+      untracked(() => void load());
+    });
+    const stopRemembering = effect(() => memory.set(selectionsKey(name), JSON.stringify(selections.value)));
+    return () => {
+      stopLoading();
+      stopRemembering();
+      clearTimeout(refresh);
+      seq++;
+    };
+  };
+
+  const showMore = () => {
+    const next = pageSize.value + PAGE_SIZE;
+    memory.set(pageSizeKey(name), String(next));
+    pageSize.value = next;
+  };
+
+  const select = (patch: Record<string, QuickFilterSelection>) => {
+    selections.value = { ...selections.value, ...patch };
+  };
+  /** Sort by a column; the same column again turns the direction. */
+  const sortBy = (attribute: string) => {
+    const sorted = order.value?.attribute === attribute;
+    order.value = { attribute, descending: sorted ? !order.value?.descending : false };
+  };
+  const toggle = (id: string) => {
+    const next = new Set(selected.value);
+    if (next.has(id)) next.delete(id);
+    else next.add(id);
+    selected.value = next;
+  };
+  const toggleAll = () => {
+    selected.value = allSelected.value ? new Set() : new Set(idsOnPage.value);
+  };
+
+  /** Deletes the selected records in one batch (after the screen's question), each with its loaded version; then reloads. */
+  const deleteSelected = async (): Promise<DeleteResult> => {
+    const ids = [...selected.value];
+    try {
+      const results = await api.executeMultiple(
+        ids.map((id) => ({ operation: 'delete', name, object: { id, versionnumber: rows.value?.find((r) => r.id === id)?.versionnumber ?? undefined } })),
+      );
+      selected.value = new Set();
+      await load();
+      return { _tag: 'Deleted', errors: results.flatMap((r) => (r.error ? [r.error] : [])) };
+    } catch (error) {
+      return { _tag: 'Failed', error };
+    }
+  };
+
+  return {
+    entity,
+    views,
+    filters,
+    viewName,
+    view,
+    selections: selections as ReadonlySignal<Record<string, QuickFilterSelection>>,
+    search,
+    order,
+    pageSize: pageSize as ReadonlySignal<number>,
+    rows: rows as ReadonlySignal<EntityRecord[] | null>,
+    count: count as ReadonlySignal<number | null>,
+    more: more as ReadonlySignal<boolean>,
+    loading: loading as ReadonlySignal<boolean>,
+    selected: selected as ReadonlySignal<ReadonlySet<string>>,
+    columns,
+    sortable,
+    activeFilters,
+    allSelected,
+    canNew,
+    canDelete,
+    canExport,
+    start,
+    load,
+    serverChanged,
+    showMore,
+    select,
+    sortBy,
+    toggle,
+    toggleAll,
+    deleteSelected,
+  };
+};
