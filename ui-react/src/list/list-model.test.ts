@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { signal } from '@preact/signals-react';
 import type { Entity, FetchRequest, QuickFilter } from '../core.js';
 import { fullCaller, StoreClient } from '../testing/store-client.js';
 import { listModel, PAGE_SIZE, pageSizeKey, selectionsKey, type ListMemory } from './list-model.js';
@@ -40,7 +41,7 @@ const setup = async (n = 3, options: { filters?: QuickFilter[]; memory?: ListMem
   };
   const failures: unknown[] = [];
   const memory = options.memory ?? memoryOf();
-  const model = listModel({ api, entity: account, views: viewsOf(account, [], () => undefined), filters: options.filters ?? [status], caller: () => api.caller, memory, refreshDelayMs: 20, onLoadFailed: (e) => failures.push(e) });
+  const model = listModel({ api, entity: () => account, views: () => viewsOf(account, [], () => undefined), filters: () => options.filters ?? [status], caller: () => api.caller, memory, refreshDelayMs: 20, onLoadFailed: (e) => failures.push(e) });
   const stop = model.start();
   await settled();
   return { api, model, stop, requests, memory, failures };
@@ -80,7 +81,7 @@ describe('list model (spec 001 section 2: the list screen)', () => {
     await settled();
     expect(requests.at(-1)?.pageSize).toBe(100);
     // the same list opened again in this browser session starts at the grown size
-    const again = listModel({ api, entity: account, views: viewsOf(account, [], () => undefined), filters: [status], caller: () => api.caller, memory });
+    const again = listModel({ api, entity: () => account, views: () => viewsOf(account, [], () => undefined), filters: () => [status], caller: () => api.caller, memory });
     expect(again.pageSize.value).toBe(100);
   });
 
@@ -194,14 +195,32 @@ describe('list model (spec 001 section 2: the list screen)', () => {
     expect(model.loading.value).toBe(false);
   });
 
+  it('a metadata refresh (new texts) reloads the list and keeps its sort and page size', async () => {
+    const api = new StoreClient([account], fullCaller(ME, ['account']));
+    await api.update('create', 'account', { name: 'A', city: 'Brno' });
+    const meta = signal(account);
+    const model = listModel({ api, entity: () => meta.value, views: () => viewsOf(meta.value, [], () => undefined), filters: () => [], caller: () => api.caller, memory: memoryOf() });
+    stops.push(model.start());
+    model.sortBy('city');
+    model.showMore();
+    await settled();
+    const fetches = api.fetches;
+    meta.value = { ...account, displayNamePlural: 'Účty' };
+    await settled();
+    expect(api.fetches).toBe(fetches + 1);
+    expect(model.order.value).toEqual({ attribute: 'city', descending: false });
+    expect(model.pageSize.value).toBe(100);
+    expect(model.views.value[0].label).toBe('Účty');
+  });
+
   it('New, Delete and Export follow the default permissions when the view lists no commands', async () => {
     const { model } = await started(1);
     expect([model.canNew.value, model.canDelete.value, model.canExport.value]).toEqual([true, true, true]);
     const readOnly = listModel({
       api: new StoreClient([account], fullCaller(ME, [])),
-      entity: account,
-      views: viewsOf(account, [], () => undefined),
-      filters: [],
+      entity: () => account,
+      views: () => viewsOf(account, [], () => undefined),
+      filters: () => [],
       caller: () => ({ ...fullCaller(ME, []), permissions: { permissions: { account: 0x0030 }, apps: [], owners: [], needsTeams: false } }),
       memory: memoryOf(),
     });

@@ -41,13 +41,17 @@ export type DeleteResult = { _tag: 'Deleted'; errors: string[] } | { _tag: 'Fail
 
 export type ListModelOptions = {
   api: ListApi;
-  entity: Entity;
+  /**
+   * The inputs from the metadata are read through functions: a signal read there is followed,
+   * so a metadata refresh (a language change) reloads the list and keeps its sort, search and page.
+   */
+  entity: () => Entity;
   /** the entity's views (at least the generated one) */
-  views: readonly NamedView[];
+  views: () => readonly NamedView[];
   /** the view of the route's ?view=, else the first */
   initialView?: string;
   /** the quick filters the caller may see */
-  filters: readonly QuickFilter[];
+  filters: () => readonly QuickFilter[];
   caller: () => Caller;
   memory: ListMemory;
   /** the reference time of date quick filters, and their time zone */
@@ -62,10 +66,10 @@ export type ListModel = ReturnType<typeof listModel>;
 
 export const listModel = ({
   api,
-  entity,
-  views,
+  entity: entityOf,
+  views: viewsOf,
   initialView = '',
-  filters,
+  filters: filtersOf,
   caller,
   memory,
   now = () => new Date(),
@@ -73,13 +77,16 @@ export const listModel = ({
   refreshDelayMs = REFRESH_DELAY_MS,
   onLoadFailed,
 }: ListModelOptions) => {
-  const name = entity.logicalName;
-  const props = new Map(entity.properties.map((p) => [p.logicalName, p]));
+  const entity = computed(entityOf);
+  const views = computed(viewsOf);
+  const filters = computed(filtersOf);
+  const name = untracked(() => entity.value.logicalName);
+  const props = computed(() => new Map(entity.value.properties.map((p) => [p.logicalName, p])));
 
   const viewName = signal(initialView);
-  const view = computed(() => views.find((v) => v.name === viewName.value) ?? views[0]);
+  const view = computed(() => views.value.find((v) => v.name === viewName.value) ?? views.value[0]);
   // The bar's selections last for the browser session, per list, so a list opens as it was left.
-  const selections = signal(storedSelections(memory, name, filters));
+  const selections = signal(storedSelections(memory, name, untracked(() => filters.value)));
   /** The search text in force (the screen passes it on after a pause in typing). */
   const search = signal('');
   const order = signal<Order | undefined>(undefined);
@@ -92,9 +99,9 @@ export const listModel = ({
   const selected = signal<ReadonlySet<string>>(new Set());
 
   /** The view's columns the entity has (dotted columns read a related record). */
-  const columns = computed(() => (view.value?.body.columns ?? []).filter((c) => c.name.includes('.') || props.has(c.name)));
+  const columns = computed(() => (view.value?.body.columns ?? []).filter((c) => c.name.includes('.') || props.value.has(c.name)));
   const sortable = computed(() => columns.value.filter((c) => !c.name.includes('.')));
-  const activeFilters = computed(() => filters.filter((f) => !isEmptySelection(effectiveSelection(f, selections.value[f.name]))).length);
+  const activeFilters = computed(() => filters.value.filter((f) => !isEmptySelection(effectiveSelection(f, selections.value[f.name]))).length);
   const idsOnPage = computed(() => rows.value?.map((r) => String(r.id)) ?? []);
   const allSelected = computed(() => idsOnPage.value.length > 0 && idsOnPage.value.every((id) => selected.value.has(id)));
 
@@ -112,9 +119,10 @@ export const listModel = ({
   /** Loads the first page of the query; an answer older than the latest request is dropped. */
   const load = async (): Promise<void> => {
     const v = view.value;
+    const e = entity.value;
     if (!v) return;
     const n = ++seq;
-    const quick = quickFiltersToFetch(filters, selections.value, { reference: now(), timeZone, entity, placeholders: { userid: caller().userId } });
+    const quick = quickFiltersToFetch(filters.value, selections.value, { reference: now(), timeZone, entity: e, placeholders: { userid: caller().userId } });
     if (isLeft(quick)) {
       batch(() => {
         rows.value = [];
@@ -133,7 +141,7 @@ export const listModel = ({
     }
     loading.value = true;
     try {
-      const request = listRequest(entity, v, { search: searchFilter(entity, search.value), order: order.value, pageSize: pageSize.value });
+      const request = listRequest(e, v, { search: searchFilter(e, search.value), order: order.value, pageSize: pageSize.value });
       const res = await api.fetch({ ...request, entity: applyQuickFilterFragment(request.entity, quick.right.fragment) });
       if (n !== seq) return;
       batch(() => {
@@ -163,7 +171,7 @@ export const listModel = ({
    */
   const start = (): (() => void) => {
     const stopLoading = effect(() => {
-      void [view.value, selections.value, search.value, order.value, pageSize.value];
+      void [entity.value, filters.value, view.value, selections.value, search.value, order.value, pageSize.value];
       untracked(() => void load());
     });
     const stopRemembering = effect(() => memory.set(selectionsKey(name), JSON.stringify(selections.value)));
