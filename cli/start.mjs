@@ -25,7 +25,7 @@ if (ui.scripts?.build && !existsSync(join(root, 'ui-react', 'dist', 'index.html'
 }
 
 await import('reflect-metadata');
-const { startServer, buildContainer, closeContainer, defaultHostConfig, uiBuilt } = await import('./dist/index.js');
+const { startServer, buildContainer, closeContainer, defaultHostConfig, resolve, uiBuilt } = await import('./dist/index.js');
 const { createDemo, DEMO_ADMIN, DEMO_ORG } = await import('./dist/commands/demo.js');
 const { Tokens } = await import('@tessera/core/internal');
 
@@ -33,9 +33,9 @@ const dataDir = process.env.DATA ?? join(root, 'data');
 const port = Number(process.env.PORT ?? 8080);
 const config = defaultHostConfig(dataDir);
 
-const setup = buildContainer({ ...config, logLevel: 'warn' });
+const setup = await buildContainer({ ...config, logLevel: 'warn' });
 try {
-  if ((await setup.get(Tokens.OrganizationDirectory).status(DEMO_ORG)) === null) {
+  if ((await resolve(setup, Tokens.OrganizationDirectory).status(DEMO_ORG)) === null) {
     process.stdout.write('Creating the demo organization (first run)...\n');
     await createDemo(setup);
   }

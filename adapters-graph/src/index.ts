@@ -1,3 +1,6 @@
+/** @tessera/adapters-graph: the outbound services: identity providers, Microsoft Graph tokens, directions, mail, documents and files. */
 export * from './oidc-identity-provider.js';
 export * from './graph-token-source.js';
 export * from './google-directions-service.js';
+export * from './mail/index.js';
+export * from './documents/index.js';

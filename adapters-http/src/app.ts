@@ -1,9 +1,19 @@
-import express, { type ErrorRequestHandler, type Router } from 'express';
+import express, { type ErrorRequestHandler } from 'express';
 import helmet from 'helmet';
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Logger } from 'pino';
-import { AppErrorLog, type Clock, type OrganizationDirectory, type SessionStore, type SignInService } from '@tessera/core/internal';
+import type { Writable } from 'node:stream';
+import {
+  AppErrorLog,
+  type Clock,
+  type ExportWriter,
+  type ImportFiles,
+  type OrganizationDirectory,
+  type SessionStore,
+  type SignInService,
+  type TenantRegistry,
+} from '@tessera/core/internal';
 import type { PuzzleSeal } from './auth/puzzle-seal.js';
 import { CallerCache } from './caller-cache.js';
 import { sendText } from './http-errors.js';
@@ -11,6 +21,7 @@ import { requestLog } from './request-log.js';
 import { adminRoutes } from './routes/admin-routes.js';
 import { contextRoutes } from './routes/context-routes.js';
 import { dataRoutes } from './routes/data-routes.js';
+import { importExportRoutes } from './routes/import-export-routes.js';
 import { graphRoutes, type GraphRouteDeps } from './routes/graph-routes.js';
 import { providerRoutes, type ProviderRouteDeps } from './routes/provider-routes.js';
 import { organizationRoutes, type OrganizationFactory } from './routes/organization-routes.js';
@@ -18,7 +29,6 @@ import { signInRoutes } from './routes/sign-in-routes.js';
 import { streamRoutes } from './routes/stream-routes.js';
 import { surveyRoutes } from './routes/survey-routes.js';
 import { sessionGuard } from './session-guard.js';
-import type { Tenants } from './tenants.js';
 
 /** Largest JSON body accepted (docs/api.md "Limits"): a 5000-row import batch fits. */
 export const JSON_BODY_LIMIT = '5mb';
@@ -40,7 +50,7 @@ export type HttpDeps = {
   signIn: SignInService;
   sessions: SessionStore;
   directory: OrganizationDirectory;
-  tenants: Tenants;
+  tenants: TenantRegistry;
   organizations: OrganizationFactory;
   puzzles: PuzzleSeal;
   clock: Clock;
@@ -50,8 +60,10 @@ export type HttpDeps = {
   providers?: ProviderRouteDeps;
   /** GET /api/azure/accesstoken and POST /api/distance; without it those calls answer 404. */
   graph?: GraphRouteDeps;
-  /** Routers mounted under /api behind the session guard (import/export). */
-  extraRoutes?: Array<(guard: express.RequestHandler) => Router>;
+  /** The import files of /api/import/* (uploads kept until their commit). */
+  importFiles: ImportFiles;
+  /** The files of /api/export, streamed to the response. */
+  exports: ExportWriter<Writable>;
 };
 
 /**
@@ -79,7 +91,7 @@ export const createApp = (deps: HttpDeps): express.Express => {
     }),
   );
 
-  const callers = new CallerCache();
+  const callers = new CallerCache(deps.clock);
   const guard = sessionGuard(deps.signIn, deps.tenants, callers);
   const api = express.Router();
   api.use(express.json({ limit: deps.config.jsonLimit ?? JSON_BODY_LIMIT }));
@@ -96,7 +108,7 @@ export const createApp = (deps: HttpDeps): express.Express => {
   api.use(contextRoutes(deps.config, guard));
   api.use(dataRoutes(deps.sessions, deps.clock, guard));
   if (deps.graph) api.use(graphRoutes(deps.graph, guard));
-  for (const extra of deps.extraRoutes ?? []) api.use(extra(guard));
+  api.use(importExportRoutes({ guard, files: deps.importFiles, exports: deps.exports, clock: deps.clock, logger: deps.logger }));
   api.use((req, res) => sendText(res, 404, `ERR_NOT_FOUND: no call ${req.method} /api${req.path}`));
   app.use('/api', api);
   if (deps.providers) app.use('/auth', providerRoutes(deps.providers));

@@ -1,6 +1,5 @@
 import { isLeft, left, right, type Either } from 'fp-ts/lib/Either.js';
-import { loadCaller, PERMISSION_ENTITIES, type Caller, type DomainError, type SessionInfo } from '@tessera/core/internal';
-import type { Tenant } from './tenants.js';
+import { loadCaller, PERMISSION_ENTITIES, systemClock, type Caller, type Clock, type DomainError, type SessionInfo, type Tenant } from '@tessera/core/internal';
 
 /** How long a loaded caller is trusted without a change seen on the feed (changes made by other processes). */
 const CALLER_TTL_MS = 10_000;
@@ -15,11 +14,13 @@ export class CallerCache {
   private readonly entries = new Map<string, Entry>();
   private readonly watched = new Set<string>();
 
+  constructor(private readonly clock: Clock = systemClock) {}
+
   async callerOf(tenant: Tenant, session: SessionInfo): Promise<Either<DomainError, Caller>> {
     this.watch(tenant);
     const key = `${tenant.name}/${session.userId}`;
     const hit = this.entries.get(key);
-    const now = Date.now();
+    const now = this.clock.now().getTime();
     if (hit && now - hit.loaded < CALLER_TTL_MS) return right(hit.caller);
     const loaded = await loadCaller(
       tenant.store,

@@ -1,24 +1,18 @@
-/** @tessera/adapters-http: the /api contract on Express, sign-in, sessions, the realtime stream. */
+/**
+ * @tessera/adapters-http: the /api contract on Express (translation only): the app, its routes,
+ * the session guard, HTTP error mapping, the request log, the caller cache, the token header and
+ * the sealed cookies of sign-up and provider sign-in. Stores, mail and files come in as ports.
+ */
 export * from './app.js';
 export * from './http-errors.js';
-export * from './tenants.js';
-export * from './database-tenants.js';
 export * from './caller-cache.js';
 export * from './session-guard.js';
 export * from './auth/scrypt-password-hasher.js';
 export * from './auth/puzzle-seal.js';
 export * from './auth/token-header.js';
-export * from './catalog/catalog-database.js';
-export * from './catalog/kysely-session-store.js';
-export * from './catalog/catalog-organization-directory.js';
-export * from './mail/smtp-mailer.js';
-export * from './mail/outbox-mailer.js';
-export * from './mail/mailer-from-env.js';
 export * from './routes/organization-routes.js';
 export * from './routes/survey-routes.js';
 export * from './routes/data-routes.js';
-export * from './csv/index.js';
-export * from './pdf/index.js';
 export * from './routes/import-export-routes.js';
 export * from './routes/provider-routes.js';
 export * from './routes/provider-flow.js';

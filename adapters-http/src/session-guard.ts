@@ -1,10 +1,9 @@
 import type { NextFunction, Request, Response } from 'express';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import type { Caller, SessionInfo, SignInService } from '@tessera/core/internal';
+import type { Caller, SessionInfo, SignInService, Tenant, TenantRegistry } from '@tessera/core/internal';
 import { tokenOf } from './auth/token-header.js';
 import type { CallerCache } from './caller-cache.js';
 import { sendDomainError, sendNotAuthorized } from './http-errors.js';
-import type { Tenant, Tenants } from './tenants.js';
 
 /** What a signed-in request carries once the guard let it through. */
 export type Signed = { session: SessionInfo; tenant: Tenant; caller: Caller; token: string };
@@ -16,7 +15,7 @@ export const signed = (res: Response): Signed => res.locals as unknown as Signed
  * the session's organization, whatever the request says, so a token reaches no other data.
  */
 export const sessionGuard =
-  (signIn: SignInService, tenants: Tenants, callers: CallerCache) =>
+  (signIn: SignInService, tenants: TenantRegistry, callers: CallerCache) =>
   async (req: Request, res: Response, next: NextFunction): Promise<void> => {
     const token = tokenOf(req);
     const session = token ? await signIn.authenticate(token) : null;

@@ -16,3 +16,9 @@ export * from './records/sql-query.js';
 export * from './records/sql-steps.js';
 export * from './records/sql-runner.js';
 export * from './records/kysely-record-store.js';
+// The catalog (organizations, sessions, links; versioned by Kysely's Migrator) and the per-organization databases.
+export * from './catalog/catalog-database.js';
+export * from './catalog/kysely-session-store.js';
+export * from './catalog/kysely-organization-directory.js';
+export * from './tenants/organization-databases.js';
+export * from './tenants/kysely-tenant-registry.js';

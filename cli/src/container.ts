@@ -1,8 +1,9 @@
 import 'reflect-metadata';
 import { randomUUID } from 'node:crypto';
-import { join, resolve } from 'node:path';
+import { join, resolve as resolvePath } from 'node:path';
+import type { Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { Container } from 'inversify';
+import { Container, ContainerModule } from 'inversify';
 import pino, { type Logger } from 'pino';
 import {
   builtInPacks,
@@ -10,41 +11,39 @@ import {
   SignInService,
   systemClock,
   systemPack,
+  token,
   Tokens,
   type Clock,
+  type ExportWriter,
   type IdGenerator,
   type Mailer,
-  type OrganizationDirectory,
   type Pack,
   type PasswordHasher,
-  type SessionStore,
 } from '@tessera/core/internal';
-import { catalogDatabasePath, parseMssqlConnectionString } from '@tessera/adapters-sql';
 import {
-  CatalogOrganizationDirectory,
-  mailerFromEnv,
+  catalogDatabasePath,
+  KyselyOrganizationDirectory,
   KyselySessionStore,
-  openCatalog,
-  PuzzleSeal,
-  ScryptPasswordHasher,
-  DatabaseTenants,
+  KyselyTenantRegistry,
   mssqlDatabases,
+  openCatalog,
+  parseMssqlConnectionString,
   sqliteDatabases,
   type CatalogDb,
   type OrganizationDatabases,
-  type OrganizationFactory,
-  type Tenants,
-} from '@tessera/adapters-http';
+} from '@tessera/adapters-sql';
+import { LocalImportFiles, mailerFromEnv, StreamExportWriter } from '@tessera/adapters-graph';
+import { PuzzleSeal, ScryptPasswordHasher, type OrganizationFactory } from '@tessera/adapters-http';
+import { constant, provide, resolve } from './di.js';
 
-/** Tokens of the composition roots beyond the ports' own (core Tokens). */
-export const CliTokens = {
-  Catalog: Symbol.for('Catalog'),
-  Tenants: Symbol.for('Tenants'),
-  SignIn: Symbol.for('SignIn'),
-  Organizations: Symbol.for('Organizations'),
-  Puzzles: Symbol.for('Puzzles'),
-  OrganizationDatabases: Symbol.for('OrganizationDatabases'),
-} as const;
+/** Creates an organization with the chosen packs (`tessera org create --pack`, the demo). */
+export type OrganizationCreator = (
+  input: { orgName: string; admin: { name: string; email: string; password: string } },
+  packs: readonly Pack[],
+) => ReturnType<typeof createOrganization>;
+
+/** Organization creation: with the system pack only (sign-up, trial), or with chosen packs. */
+export type Organizations = OrganizationFactory & { createWithPacks: OrganizationCreator };
 
 /** What every host needs to know (the serve command's flags, with their defaults). */
 export type HostConfig = {
@@ -59,8 +58,21 @@ export type HostConfig = {
   database: { kind: 'sqlite' } | { kind: 'mssql'; connection: string };
 };
 
+/** Tokens of the composition roots beyond the ports' own (core Tokens): host values and services of this host. */
+export const CliTokens = {
+  Config: token<HostConfig>('cli.Config'),
+  Logger: token<Logger>('cli.Logger'),
+  Catalog: token<CatalogDb>('cli.Catalog'),
+  OrganizationDatabases: token<OrganizationDatabases>('cli.OrganizationDatabases'),
+  SignIn: token<SignInService>('cli.SignIn'),
+  Organizations: token<Organizations>('cli.Organizations'),
+  Puzzles: token<PuzzleSeal>('cli.Puzzles'),
+  /** The ExportWriter port on node streams (the core's port is generic over the sink). */
+  ExportWriter: token<ExportWriter<Writable>>('cli.ExportWriter'),
+} as const;
+
 export const defaultHostConfig = (dataDir: string, env: Record<string, string | undefined> = process.env): HostConfig => ({
-  dataDir: resolve(dataDir),
+  dataDir: resolvePath(dataDir),
   publicUrl: env.TESSERA_PUBLIC_URL ?? 'http://localhost:8080',
   sessionIdleMs: Number(env.TESSERA_SESSION_IDLE_HOURS ?? 12) * 3600_000,
   logLevel: env.TESSERA_LOG_LEVEL ?? 'info',
@@ -72,64 +84,99 @@ export const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
 
 const randomIds: IdGenerator = { newId: () => randomUUID() };
 
-/**
- * The object graph shared by the server and the organization commands: catalog, tenants, sign-in,
- * organization creation. One container per host (ARCHITECTURE.md); bound without decorators.
- */
+/** Replacements a test or an embedding host gives for the outside world. */
 export type HostOverrides = { mailer?: Mailer; logger?: Logger; hasher?: PasswordHasher; clock?: Clock };
 
-export const buildContainer = (config: HostConfig, overrides: HostOverrides = {}): Container => {
-  const c = new Container({ defaultScope: 'Singleton' });
-  c.bind<HostConfig>(Tokens.Config).toConstantValue(config);
-  c.bind<Clock>(Tokens.Clock).toConstantValue(overrides.clock ?? systemClock);
-  c.bind<IdGenerator>(Tokens.IdGenerator).toConstantValue(randomIds);
-  c.bind<Logger>(Tokens.Logger).toConstantValue(overrides.logger ?? pino({ level: config.logLevel }));
-  c.bind<PasswordHasher>(Tokens.PasswordHasher).toConstantValue(overrides.hasher ?? new ScryptPasswordHasher());
-  c.bind<Mailer>(Tokens.Mailer).toResolvedValue(
-    (cfg: HostConfig, log: Logger) =>
+/** The host's own values: configuration, clock, ids, logger. */
+const hostModule = (config: HostConfig, overrides: HostOverrides) =>
+  new ContainerModule(({ bind }) => {
+    constant(bind, CliTokens.Config, config);
+    constant(bind, Tokens.Clock, overrides.clock ?? systemClock);
+    constant(bind, Tokens.IdGenerator, randomIds);
+    constant(bind, CliTokens.Logger, overrides.logger ?? pino({ level: config.logLevel }));
+  });
+
+/** The catalog (opened and migrated before the container is built): sessions and the organization directory. */
+const catalogModule = (catalog: CatalogDb) =>
+  new ContainerModule(({ bind }) => {
+    constant(bind, CliTokens.Catalog, catalog);
+    provide(bind, Tokens.SessionStore, [CliTokens.Catalog, Tokens.Clock], (db, clock) => new KyselySessionStore(db, clock));
+    provide(
+      bind,
+      Tokens.OrganizationDirectory,
+      [CliTokens.Catalog, CliTokens.OrganizationDatabases, Tokens.TenantRegistry],
+      (db, databases, tenants) => new KyselyOrganizationDirectory(db, databases, tenants),
+    );
+  });
+
+/** The organizations' databases: which kind (the data folder's SQLite files or a SQL Server), and the open tenants. */
+const tenantsModule = new ContainerModule(({ bind }) => {
+  provide(bind, CliTokens.OrganizationDatabases, [CliTokens.Config, Tokens.Clock, Tokens.IdGenerator], (cfg, clock, ids) =>
+    cfg.database.kind === 'mssql'
+      ? mssqlDatabases(parseMssqlConnectionString(cfg.database.connection), clock, ids)
+      : sqliteDatabases(cfg.dataDir, clock, ids),
+  );
+  provide(bind, Tokens.TenantRegistry, [CliTokens.OrganizationDatabases, Tokens.Clock], (databases, clock) => new KyselyTenantRegistry(databases, clock));
+});
+
+/** Outgoing mail: SMTP or the outbox folder, from the environment (docs/api.md "Mail"). */
+const mailModule = (overrides: HostOverrides) =>
+  new ContainerModule(({ bind }) => {
+    provide(bind, Tokens.Mailer, [CliTokens.Config, CliTokens.Logger], (cfg, log) =>
       overrides.mailer ?? mailerFromEnv(process.env, cfg.dataDir, (line, link) => log.info({ link }, line)),
-    [Tokens.Config, Tokens.Logger],
+    );
+  });
+
+/** Sign-in: the password hasher, the sign-in service and the sealed sign-up puzzle. */
+const signInModule = (overrides: HostOverrides) =>
+  new ContainerModule(({ bind }) => {
+    constant(bind, Tokens.PasswordHasher, overrides.hasher ?? new ScryptPasswordHasher());
+    provide(
+      bind,
+      CliTokens.SignIn,
+      [Tokens.OrganizationDirectory, Tokens.PasswordHasher, Tokens.SessionStore, Tokens.Mailer, Tokens.Clock, CliTokens.Config],
+      (directory, hasher, sessions, mailer, clock, cfg) =>
+        new SignInService({ directory, hasher, sessions, mailer, clock, config: { sessionIdleMs: cfg.sessionIdleMs, publicUrl: cfg.publicUrl } }),
+    );
+    constant(bind, CliTokens.Puzzles, new PuzzleSeal());
+  });
+
+/** Organization creation with packs. */
+const organizationsModule = new ContainerModule(({ bind }) => {
+  provide(bind, CliTokens.Organizations, [Tokens.OrganizationDirectory, Tokens.PasswordHasher, Tokens.Clock, Tokens.TenantRegistry], (directory, hasher, clock, tenants) => {
+    const createWithPacks: OrganizationCreator = (input, packs) =>
+      createOrganization({ directory, hasher, clock, openStore: async (org) => (await tenants.open(org)).store }, { ...input, packs });
+    // Sign-up and trial organizations start with the system pack only.
+    return { createWithPacks, create: (input) => createWithPacks(input, [systemPack()]) };
+  });
+});
+
+/** Documents and files: import files (uploads, --file) and export files. */
+const documentsModule = new ContainerModule(({ bind }) => {
+  constant(bind, Tokens.ImportFiles, new LocalImportFiles());
+  constant(bind, CliTokens.ExportWriter, new StreamExportWriter());
+});
+
+/**
+ * The object graph shared by the server and the organization commands: catalog, tenants, mail,
+ * sign-in, organization creation, documents. One container per host (ARCHITECTURE.md), one
+ * ContainerModule per concern, bound without decorators. The catalog is opened (and brought to
+ * its latest version) first, so every binding is synchronous.
+ */
+export const buildContainer = async (config: HostConfig, overrides: HostOverrides = {}): Promise<Container> => {
+  const catalog = await openCatalog(catalogDatabasePath(config.dataDir));
+  const c = new Container({ defaultScope: 'Singleton' });
+  c.loadSync(
+    hostModule(config, overrides),
+    catalogModule(catalog),
+    tenantsModule,
+    mailModule(overrides),
+    signInModule(overrides),
+    organizationsModule,
+    documentsModule,
   );
-  c.bind<CatalogDb>(CliTokens.Catalog).toResolvedValue((cfg: HostConfig) => openCatalog(catalogDatabasePath(cfg.dataDir)), [Tokens.Config]);
-  c.bind<OrganizationDatabases>(CliTokens.OrganizationDatabases).toResolvedValue(
-    (cfg: HostConfig, clock: Clock, ids: IdGenerator) =>
-      cfg.database.kind === 'mssql'
-        ? mssqlDatabases(parseMssqlConnectionString(cfg.database.connection), clock, ids)
-        : sqliteDatabases(cfg.dataDir, clock, ids),
-    [Tokens.Config, Tokens.Clock, Tokens.IdGenerator],
-  );
-  c.bind<Tenants>(CliTokens.Tenants).toResolvedValue(
-    (databases: OrganizationDatabases, clock: Clock) => new DatabaseTenants(databases, clock),
-    [CliTokens.OrganizationDatabases, Tokens.Clock],
-  );
-  c.bind<SessionStore>(Tokens.SessionStore).toResolvedValue((db: CatalogDb) => new KyselySessionStore(db), [CliTokens.Catalog]);
-  c.bind<OrganizationDirectory>(Tokens.OrganizationDirectory).toResolvedValue(
-    (db: CatalogDb, databases: OrganizationDatabases, tenants: Tenants) =>
-      new CatalogOrganizationDirectory(db, (org, entities) => databases.create(org, entities), async (org) => (await tenants.open(org)).store),
-    [CliTokens.Catalog, CliTokens.OrganizationDatabases, CliTokens.Tenants],
-  );
-  c.bind<SignInService>(CliTokens.SignIn).toResolvedValue(
-    (directory: OrganizationDirectory, hasher: PasswordHasher, sessions: SessionStore, mailer: Mailer, clock: Clock, cfg: HostConfig) =>
-      new SignInService({ directory, hasher, sessions, mailer, clock, config: { sessionIdleMs: cfg.sessionIdleMs, publicUrl: cfg.publicUrl } }),
-    [Tokens.OrganizationDirectory, Tokens.PasswordHasher, Tokens.SessionStore, Tokens.Mailer, Tokens.Clock, Tokens.Config],
-  );
-  c.bind<OrganizationFactory & { createWithPacks: OrganizationCreator }>(CliTokens.Organizations).toResolvedValue(
-    (directory: OrganizationDirectory, hasher: PasswordHasher, tenants: Tenants, clock: Clock) => {
-      const createWithPacks: OrganizationCreator = (input, packs) =>
-        createOrganization({ directory, hasher, clock, openStore: async (org) => (await tenants.open(org)).store }, { ...input, packs });
-      // Sign-up and trial organizations start with the system pack only.
-      return { createWithPacks, create: (input) => createWithPacks(input, [systemPack()]) };
-    },
-    [Tokens.OrganizationDirectory, Tokens.PasswordHasher, CliTokens.Tenants, Tokens.Clock],
-  );
-  c.bind<PuzzleSeal>(CliTokens.Puzzles).toConstantValue(new PuzzleSeal());
   return c;
 };
-
-export type OrganizationCreator = (
-  input: { orgName: string; admin: { name: string; email: string; password: string } },
-  packs: readonly Pack[],
-) => ReturnType<typeof createOrganization>;
 
 /** The packs of `--pack`: the system pack always, plus the named ones. */
 export const packsFor = (names: readonly string[]): Pack[] => {
@@ -145,8 +192,8 @@ export const packsFor = (names: readonly string[]): Pack[] => {
 
 /** Closes what the container opened (organization databases, the catalog). */
 export const closeContainer = async (c: Container): Promise<void> => {
-  await c.get<Tenants>(CliTokens.Tenants).close();
-  await c.get<CatalogDb>(CliTokens.Catalog).destroy();
+  await resolve(c, Tokens.TenantRegistry).close();
+  await resolve(c, CliTokens.Catalog).destroy();
 };
 
-export const dataPath = (dataDir: string, ...parts: string[]): string => join(resolve(dataDir), ...parts);
+export const dataPath = (dataDir: string, ...parts: string[]): string => join(resolvePath(dataDir), ...parts);

@@ -1,3 +1,4 @@
 export { runCli, buildProgram, CliFailure, EXIT } from './program.js';
 export * from './container.js';
 export * from './container-server.js';
+export * from './di.js';

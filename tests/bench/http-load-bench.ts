@@ -14,8 +14,8 @@ import pino from 'pino';
 import Database from 'better-sqlite3';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { systemCaller } from '@tessera/core/internal';
-import { CliTokens, defaultHostConfig, packsFor, startServer, type OrganizationCreator } from '@tessera/cli';
-import type { Tenants } from '@tessera/adapters-http';
+import { CliTokens, defaultHostConfig, packsFor, resolve, startServer } from '@tessera/cli';
+import { Tokens } from '@tessera/core/internal';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const CONNECTIONS = 50;
@@ -101,10 +101,10 @@ const main = async () => {
   const config = { ...defaultHostConfig(dataDir, {}), logLevel: 'silent' };
   const server = await startServer({ ...config, port: 0, host: '127.0.0.1', staticDir: join(dataDir, 'none') }, { logger: pino({ level: 'silent' }) });
   try {
-    const create = server.container.get<{ createWithPacks: OrganizationCreator }>(CliTokens.Organizations).createWithPacks;
+    const create = resolve(server.container, CliTokens.Organizations).createWithPacks;
     const org = await create({ orgName: 'bench', admin: { name: 'Bench', email: 'bench@bench.test', password: 'bench-password' } }, packsFor(['demo']));
     if (isLeft(org)) throw new Error(org.left.message);
-    const { store } = await server.container.get<Tenants>(CliTokens.Tenants).open('bench');
+    const { store } = await resolve(server.container, Tokens.TenantRegistry).open('bench');
     const items = Array.from({ length: ACCOUNTS }, (_, i) => ({ operation: 'create' as const, name: 'account', object: { name: `Account ${String(i).padStart(5, '0')}`, industry: 1 + (i % 3), revenue: i * 10 } }));
     const ids: string[] = [];
     for (let i = 0; i < items.length; i += 1000) {

@@ -13,7 +13,7 @@ import {
   type RecordStore,
   type ResolvedExportOptions,
 } from '@tessera/core/internal';
-import { writePdfExport } from '../pdf/pdf-export.js';
+import { writePdfExport } from './pdf-export.js';
 import { writeChunks } from './export-stream.js';
 
 /**

@@ -1,10 +1,7 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
 import * as t from 'io-ts';
 import { randomUUID } from 'node:crypto';
-import { createWriteStream, mkdtempSync, rmSync } from 'node:fs';
-import { once } from 'node:events';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import type { Writable } from 'node:stream';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import type { Logger } from 'pino';
 import {
@@ -28,15 +25,15 @@ import {
   type Caller,
   type Clock,
   type Entity,
+  type ExportWriter,
+  type ImportFile,
+  type ImportFiles,
   type ImportMode,
   type ImportSettings,
+  type Tenant,
 } from '@tessera/core/internal';
-import { importFileKind, importFileSource } from '../csv/import-file-reader.js';
-import { writeExport } from '../csv/export-file.js';
-import { FileRowSpool } from '../csv/file-row-spool.js';
 import { sendDomainError, sendText } from '../http-errors.js';
 import { signed } from '../session-guard.js';
-import type { Tenant, Tenants } from '../tenants.js';
 
 /**
  * The import and export calls (issue 7, docs/api.md "Import and export"), behind the session
@@ -52,7 +49,7 @@ import type { Tenant, Tenants } from '../tenants.js';
 export const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
 export const UPLOAD_TTL_MS = 60 * 60 * 1000;
 
-type Upload = { id: string; org: string; userId: string; entity: string; fileName: string; dir: string; path: string; expires: number };
+type Upload = { id: string; org: string; userId: string; entity: string; fileName: string; file: ImportFile; expires: number };
 
 const ImportModeCodec = t.keyof(Object.fromEntries(IMPORT_MODES.map((m) => [m, null])) as Record<ImportMode, null>, 'mode');
 const CommitBody = t.intersection([t.type({ uploadId: t.string }), t.partial({ match: t.string, mode: ImportModeCodec })], 'import commit');
@@ -77,41 +74,35 @@ const attachment = (fileName: string): string =>
 
 const CONTENT_TYPE = { csv: 'text/csv; charset=utf-8', json: 'application/json; charset=utf-8', pdf: 'application/pdf' } as const;
 
-export type ImportExportDeps = { guard: RequestHandler; tenants: Tenants; clock: Clock; logger: Logger };
+export type ImportExportDeps = {
+  guard: RequestHandler;
+  /** Where uploads wait for their commit, and how they are read. */
+  files: ImportFiles;
+  /** Writes the export file to the response. */
+  exports: ExportWriter<Writable>;
+  clock: Clock;
+  logger: Logger;
+};
 
 export const importExportRoutes = (deps: ImportExportDeps): Router => {
   const r = Router();
   const uploads = new Map<string, Upload>();
   const drop = (u: Upload): void => {
     uploads.delete(u.id);
-    rmSync(u.dir, { recursive: true, force: true });
+    void u.file.discard();
   };
   const sweep = (): void => {
     const now = deps.clock.now().getTime();
     for (const u of uploads.values()) if (u.expires < now) drop(u);
   };
 
-  /** Streams the request body to a file, counting bytes; false when over the limit. */
-  const saveBody = async (req: Request, path: string): Promise<boolean> => {
-    const out = createWriteStream(path);
-    // express.json() has already read a body sent as application/json: write it back out.
-    if ((req as Request & { _body?: boolean })._body === true) {
-      out.end(JSON.stringify(req.body));
-      await once(out, 'finish');
-      return true;
-    }
-    let bytes = 0;
-    for await (const chunk of req as AsyncIterable<Buffer>) {
-      bytes += chunk.length;
-      if (bytes > MAX_UPLOAD_BYTES) {
-        out.destroy();
-        return false;
-      }
-      if (!out.write(chunk)) await once(out, 'drain');
-    }
-    out.end();
-    await once(out, 'finish');
-    return true;
+  /** The request body as bytes: express.json() has already read a body sent as application/json, so it is written back out. */
+  const bodyBytes = (req: Request): AsyncIterable<Uint8Array | string> => {
+    if ((req as Request & { _body?: boolean })._body !== true) return req as AsyncIterable<Buffer>;
+    const text = JSON.stringify(req.body);
+    return (async function* () {
+      yield text;
+    })();
   };
 
   r.post('/import/upload', deps.guard, async (req, res: Response) => {
@@ -123,24 +114,20 @@ export const importExportRoutes = (deps: ImportExportDeps): Router => {
     const mode = req.query.mode === undefined ? undefined : decode(ImportModeCodec, req.query.mode, 'mode');
     if (mode !== undefined && isLeft(mode)) return sendDomainError(res, mode.left);
     const fileName = typeof req.query.fileName === 'string' && req.query.fileName !== '' ? req.query.fileName : 'upload.csv';
-    const dir = mkdtempSync(join(tmpdir(), 'tessera-upload-'));
+    const kept = await deps.files.keep(fileName, bodyBytes(req), MAX_UPLOAD_BYTES);
+    if (kept._tag === 'TooLarge') return sendText(res, 413, `ERR_TOO_LARGE: the file is over the limit of ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`);
     const upload: Upload = {
       id: randomUUID(),
       org: s.tenant.name,
       userId: s.caller.userId,
       entity: entity.logicalName,
       fileName,
-      dir,
-      path: join(dir, importFileKind(fileName) === 'json' ? 'file.json' : 'file.csv'),
+      file: kept.file,
       expires: deps.clock.now().getTime() + UPLOAD_TTL_MS,
     };
-    if (!(await saveBody(req, upload.path))) {
-      rmSync(dir, { recursive: true, force: true });
-      return sendText(res, 413, `ERR_TOO_LARGE: the file is over the limit of ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`);
-    }
     uploads.set(upload.id, upload);
     const match = typeof req.query.match === 'string' && req.query.match !== '' ? req.query.match : undefined;
-    const preview = await previewImport(s.tenant.store, settingsFor(entity, s.caller, match, mode?.right), importFileSource(upload.path));
+    const preview = await previewImport(s.tenant.store, settingsFor(entity, s.caller, match, mode?.right), upload.file.source);
     res.json({ uploadId: upload.id, entity: entity.logicalName, fileName, confirmation: importConfirmationText(preview), ...preview });
   });
 
@@ -158,8 +145,8 @@ export const importExportRoutes = (deps: ImportExportDeps): Router => {
     if (!entity) return sendDomainError(res, noObject(upload.entity));
     uploads.delete(upload.id); // one commit per upload, even when two arrive at once
     try {
-      const outcome = await runImport(s.tenant.store, settingsFor(entity, s.caller, body.right.match, body.right.mode), importFileSource(upload.path), {
-        spool: new FileRowSpool(upload.dir),
+      const outcome = await runImport(s.tenant.store, settingsFor(entity, s.caller, body.right.match, body.right.mode), upload.file.source, {
+        spool: upload.file.spool(),
       });
       res.json(outcome);
     } finally {
@@ -206,7 +193,7 @@ export const importExportRoutes = (deps: ImportExportDeps): Router => {
     if (isLeft(probe)) return sendDomainError(res, probe.left);
     const fileName = exportFileName(entity, resolved.format, titleSuffix ?? '', resolved.fileName);
     res.status(200).type(CONTENT_TYPE[resolved.format]).setHeader('Content-Disposition', attachment(fileName));
-    const written = await writeExport(s.tenant.store, s.caller, entity, request, resolved, deps.clock.now(), res);
+    const written = await deps.exports.write(s.tenant.store, s.caller, entity, request, resolved, deps.clock.now(), res);
     if (isLeft(written)) {
       // Headers are gone: cut the response so the client sees a failed download, never a short file.
       deps.logger.warn({ err: written.left }, 'export failed while streaming');

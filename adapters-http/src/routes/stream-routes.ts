@@ -4,7 +4,7 @@ import { levelOf, STREAM_TOKEN_VALIDITY_MS, type Change, type Clock, type Sessio
 import type { CallerCache } from '../caller-cache.js';
 import { sendNotAuthorized } from '../http-errors.js';
 import { signed } from '../session-guard.js';
-import type { Tenants } from '../tenants.js';
+import type { TenantRegistry as Tenants } from '@tessera/core/internal';
 
 /** A comment line now and then keeps proxies from closing a quiet stream. */
 const HEARTBEAT_MS = 25_000;

@@ -2,7 +2,7 @@ import { Router, type Response } from 'express';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { normalizeOrganizationName, systemCaller, type EntityRecord, type LookupValue, type OrganizationDirectory, type RecordStore } from '@tessera/core/internal';
 import { sendDomainError, sendText } from '../http-errors.js';
-import type { Tenants } from '../tenants.js';
+import type { TenantRegistry as Tenants } from '@tessera/core/internal';
 
 export const SURVEY_TEMPLATE = 'inu_survey_template';
 export const SURVEY_RECORD = 'inu_survey_record';

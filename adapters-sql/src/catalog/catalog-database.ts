@@ -1,12 +1,12 @@
-import { Kysely, SqliteDialect, type Generated } from 'kysely';
-import { openSqlite } from '@tessera/adapters-sql';
+import { Kysely, Migrator, SqliteDialect, type Generated, type Migration, type MigrationProvider } from 'kysely';
+import { openSqlite } from '../sqlite/open-sqlite.js';
 
 /**
  * The catalog: the small database beside the organizations' own (ARCHITECTURE.md "Tenancy and
- * storage") holding the organizations, sessions, one-time links, used sign-up puzzles and the
- * users who must change their password. Password hashes stay in each organization's systemuser
- * (a secret field), so an organization's file holds all of it. Tokens are stored only as hashes;
- * times are epoch milliseconds.
+ * storage", docs/schema.md "Data folder") holding the organizations, sessions, one-time links,
+ * used sign-up puzzles and the users who must change their password. Password hashes stay in
+ * each organization's systemuser (a secret field), so an organization's file holds all of it.
+ * Tokens are stored only as hashes; times are epoch milliseconds.
  */
 export interface CatalogTables {
   organization: { name: string; status: string; created: number };
@@ -29,21 +29,81 @@ export interface CatalogTables {
 
 export type CatalogDb = Kysely<CatalogTables>;
 
-const MIGRATION = [
-  `CREATE TABLE IF NOT EXISTS organization (name TEXT PRIMARY KEY, status TEXT NOT NULL, created INTEGER NOT NULL)`,
-  `CREATE TABLE IF NOT EXISTS password_change (org_name TEXT NOT NULL, user_id TEXT NOT NULL, PRIMARY KEY (org_name, user_id))`,
-  `CREATE TABLE IF NOT EXISTS session (name TEXT PRIMARY KEY, token_hash TEXT NOT NULL UNIQUE, org_name TEXT NOT NULL,
-     user_id TEXT NOT NULL, user_name TEXT NOT NULL, created INTEGER NOT NULL, modified INTEGER NOT NULL,
-     read INTEGER NOT NULL, ip TEXT NOT NULL, agent TEXT NOT NULL)`,
-  `CREATE INDEX IF NOT EXISTS session_user ON session (org_name, user_id)`,
-  `CREATE TABLE IF NOT EXISTS link (token_hash TEXT PRIMARY KEY, org_name TEXT NOT NULL, user_id TEXT NOT NULL,
-     purpose TEXT NOT NULL, expires INTEGER NOT NULL, used INTEGER NOT NULL DEFAULT 0)`,
-  `CREATE TABLE IF NOT EXISTS puzzle (id TEXT PRIMARY KEY, expires INTEGER NOT NULL)`,
-];
+/**
+ * The catalog's versions, in order, recorded by Kysely's Migrator in `kysely_migration`. A new
+ * version is a new entry here (never an edit of an applied one). The first one creates the tables
+ * only where missing: a data folder made before the catalog was versioned already has them.
+ */
+export const CATALOG_MIGRATIONS: Readonly<Record<string, Migration>> = {
+  '0001-catalog': {
+    up: async (db: Kysely<any>) => {
+      await db.schema
+        .createTable('organization')
+        .ifNotExists()
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('status', 'text', (c) => c.notNull())
+        .addColumn('created', 'integer', (c) => c.notNull())
+        .execute();
+      await db.schema
+        .createTable('password_change')
+        .ifNotExists()
+        .addColumn('org_name', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addPrimaryKeyConstraint('password_change_pk', ['org_name', 'user_id'])
+        .execute();
+      await db.schema
+        .createTable('session')
+        .ifNotExists()
+        .addColumn('name', 'text', (c) => c.primaryKey())
+        .addColumn('token_hash', 'text', (c) => c.notNull().unique())
+        .addColumn('org_name', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('user_name', 'text', (c) => c.notNull())
+        .addColumn('created', 'integer', (c) => c.notNull())
+        .addColumn('modified', 'integer', (c) => c.notNull())
+        .addColumn('read', 'integer', (c) => c.notNull())
+        .addColumn('ip', 'text', (c) => c.notNull())
+        .addColumn('agent', 'text', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('session_user').ifNotExists().on('session').columns(['org_name', 'user_id']).execute();
+      await db.schema
+        .createTable('link')
+        .ifNotExists()
+        .addColumn('token_hash', 'text', (c) => c.primaryKey())
+        .addColumn('org_name', 'text', (c) => c.notNull())
+        .addColumn('user_id', 'text', (c) => c.notNull())
+        .addColumn('purpose', 'text', (c) => c.notNull())
+        .addColumn('expires', 'integer', (c) => c.notNull())
+        .addColumn('used', 'integer', (c) => c.notNull().defaultTo(0))
+        .execute();
+      await db.schema
+        .createTable('puzzle')
+        .ifNotExists()
+        .addColumn('id', 'text', (c) => c.primaryKey())
+        .addColumn('expires', 'integer', (c) => c.notNull())
+        .execute();
+    },
+  },
+};
 
-/** Opens (and creates when missing) the catalog file; `:memory:` for a throw-away catalog. */
-export const openCatalog = (file: string): CatalogDb => {
-  const sqlite = openSqlite(file);
-  for (const statement of MIGRATION) sqlite.exec(statement);
-  return new Kysely<CatalogTables>({ dialect: new SqliteDialect({ database: sqlite }) });
+/** The migrations of this build, in code (no folder to find at run time). */
+const catalogMigrations: MigrationProvider = { getMigrations: async () => CATALOG_MIGRATIONS };
+
+/** Brings a catalog to the latest version; rejects with the failing migration's error. */
+export const migrateCatalog = async (db: CatalogDb): Promise<readonly string[]> => {
+  const { error, results } = await new Migrator({ db, provider: catalogMigrations }).migrateToLatest();
+  if (error !== undefined) throw error instanceof Error ? error : new Error(`catalog migration failed: ${String(error)}`);
+  return (results ?? []).map((r) => r.migrationName);
+};
+
+/** Opens (and creates when missing) the catalog file, at its latest version; `:memory:` for a throw-away catalog. */
+export const openCatalog = async (file: string): Promise<CatalogDb> => {
+  const db = new Kysely<CatalogTables>({ dialect: new SqliteDialect({ database: openSqlite(file) }) });
+  try {
+    await migrateCatalog(db);
+  } catch (e) {
+    await db.destroy();
+    throw e;
+  }
+  return db;
 };

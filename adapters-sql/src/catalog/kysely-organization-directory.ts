@@ -9,8 +9,9 @@ import {
   type EntityRecord,
   type OrganizationDirectory,
   type OrganizationStatus,
-  type RecordStore,
+  type TenantRegistry,
 } from '@tessera/core/internal';
+import type { OrganizationDatabases } from '../tenants/organization-databases.js';
 import type { CatalogDb } from './catalog-database.js';
 
 /** statecode 1 is Inactive (spec 000 section 3): an inactive user cannot sign in. */
@@ -21,14 +22,18 @@ const USER_FIELDS = ['id', 'name', 'emailaddress', 'statecode', PASSWORD_HASH_FI
  * The OrganizationDirectory port: organizations in the catalog, users in each organization's
  * own systemuser rows (read as the system, since sign-in has no user yet).
  */
-export class CatalogOrganizationDirectory implements OrganizationDirectory {
+export class KyselyOrganizationDirectory implements OrganizationDirectory {
   constructor(
     private readonly db: CatalogDb,
-    /** Creates an organization's database with the tables of these entities. */
-    private readonly createDatabase: (orgName: string, entities: readonly Entity[]) => Promise<void>,
-    /** The record store of an organization whose database exists. */
-    private readonly openStore: (orgName: string) => Promise<RecordStore>,
+    /** Where a new organization's database is created. */
+    private readonly databases: Pick<OrganizationDatabases, 'create'>,
+    /** The organizations whose database exists (their users are systemuser records). */
+    private readonly tenants: Pick<TenantRegistry, 'open'>,
   ) {}
+
+  private async openStore(orgName: string) {
+    return (await this.tenants.open(orgName)).store;
+  }
 
   async status(orgName: string): Promise<OrganizationStatus | null> {
     const row = await this.db.selectFrom('organization').select('status').where('name', '=', orgName).executeTakeFirst();
@@ -51,7 +56,7 @@ export class CatalogOrganizationDirectory implements OrganizationDirectory {
   }
 
   provision(orgName: string, entities: readonly Entity[]): Promise<void> {
-    return this.createDatabase(orgName, entities);
+    return this.databases.create(orgName, entities);
   }
 
   async setStatus(orgName: string, status: OrganizationStatus): Promise<void> {

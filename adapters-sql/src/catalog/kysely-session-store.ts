@@ -6,6 +6,8 @@ import {
   type NewSession,
   type OneTimeLink,
   type SessionInfo,
+  systemClock,
+  type Clock,
   type SessionStore,
 } from '@tessera/core/internal';
 import type { CatalogDb, CatalogTables } from './catalog-database.js';
@@ -38,13 +40,20 @@ const toInfo = (r: CatalogTables['session']): SessionInfo => ({
   agent: r.agent,
 });
 
-/** The SessionStore port on the catalog (Kysely: the embedded SQLite file by default). */
+/**
+ * The SessionStore port on the catalog (Kysely: the embedded SQLite file by default). The clock
+ * times the resolve cache and the clean-up of old links and puzzles; the session times are the
+ * `now` the caller passes.
+ */
 export class KyselySessionStore implements SessionStore {
   private readonly cache = new Map<string, Cached>();
   /** The same cached rows by session name. */
   private readonly byName = new Map<string, Cached>();
 
-  constructor(private readonly db: CatalogDb) {}
+  constructor(
+    private readonly db: CatalogDb,
+    private readonly clock: Clock = systemClock,
+  ) {}
 
   private forgetWhere(match: (row: CatalogTables['session']) => boolean): void {
     for (const [hash, c] of this.cache)
@@ -80,7 +89,7 @@ export class KyselySessionStore implements SessionStore {
     const hash = tokenHash(token);
     const t = now.getTime();
     const cached = this.cache.get(hash);
-    let row = cached && Date.now() - cached.at < RESOLVE_CACHE_MS ? cached.row : undefined;
+    let row = cached && this.clock.now().getTime() - cached.at < RESOLVE_CACHE_MS ? cached.row : undefined;
     if (!row) {
       row = await this.db.selectFrom('session').selectAll().where('token_hash', '=', hash).executeTakeFirst();
       if (!row) return null;
@@ -88,7 +97,7 @@ export class KyselySessionStore implements SessionStore {
         this.cache.clear();
         this.byName.clear();
       }
-      const entry = { row, at: Date.now() };
+      const entry = { row, at: this.clock.now().getTime() };
       this.cache.set(hash, entry);
       this.byName.set(row.name, entry);
     }
@@ -144,7 +153,7 @@ export class KyselySessionStore implements SessionStore {
       .values({ token_hash: tokenHash(token), org_name: link.orgName, user_id: link.userId, purpose: link.purpose, expires: expires.getTime() })
       .execute();
     // Links past their time are of no use: forget them as new ones come.
-    await this.db.deleteFrom('link').where('expires', '<', Date.now() - 24 * 3600_000).execute();
+    await this.db.deleteFrom('link').where('expires', '<', this.clock.now().getTime() - 24 * 3600_000).execute();
     return token;
   }
 
@@ -168,7 +177,7 @@ export class KyselySessionStore implements SessionStore {
   }
 
   async usePuzzle(puzzleId: string, expires: Date): Promise<boolean> {
-    await this.db.deleteFrom('puzzle').where('expires', '<', Date.now()).execute();
+    await this.db.deleteFrom('puzzle').where('expires', '<', this.clock.now().getTime()).execute();
     const r = await this.db.insertInto('puzzle').values({ id: puzzleId, expires: expires.getTime() }).onConflict((c) => c.doNothing()).executeTakeFirst();
     return Number(r.numInsertedOrUpdatedRows ?? 0n) === 1;
   }

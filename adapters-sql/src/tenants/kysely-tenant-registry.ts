@@ -1,100 +1,7 @@
-import { sql, type Kysely } from 'kysely';
-import tedious from 'tedious';
-import {
-  InMemoryChangeFeed,
-  migrateSchema,
-  type ChangeFeed,
-  type Clock,
-  type Entity,
-  type IdGenerator,
-  type RecordStore,
-} from '@tessera/core/internal';
-import {
-  createOrganizationDatabase,
-  KyselyRecordStore,
-  KyselySchemaStore,
-  mssqlDdl,
-  mssqlDialect,
-  mssqlOrgDatabaseName,
-  MssqlRunner,
-  openOrgDatabase,
-  sqliteDdl,
-  sqliteKysely,
-  SqliteRunner,
-  tediousConfig,
-  type DdlDialect,
-  type MssqlConnection,
-} from '@tessera/adapters-sql';
-import type { Tenant, Tenants } from './tenants.js';
-
-/** One organization's database as the server holds it open. */
-export type OrganizationConnection = {
-  db: Kysely<any>;
-  ddl: DdlDialect;
-  store(lookup: (name: string) => Entity | undefined, feed: ChangeFeed): RecordStore;
-};
-
-/** Where organizations' databases are: the embedded data folder or a SQL Server. */
-export interface OrganizationDatabases {
-  connect(orgName: string): OrganizationConnection;
-  /** Creates the database of a new organization with the tables of these entities. */
-  create(orgName: string, entities: readonly Entity[]): Promise<void>;
-}
-
-/** DATA/orgs/{name}.sqlite (docs/schema.md). */
-export const sqliteDatabases = (dataDir: string, clock: Clock, ids: IdGenerator): OrganizationDatabases => ({
-  connect: (orgName) => {
-    const opened = openOrgDatabase(dataDir, orgName);
-    if (opened._tag === 'Left') throw new Error(opened.left.message);
-    const raw = opened.right;
-    return { db: sqliteKysely(raw), ddl: sqliteDdl, store: (lookup, feed) => new KyselyRecordStore(new SqliteRunner(raw), lookup, clock, ids, feed) };
-  },
-  create: async (orgName, entities) => {
-    const created = await createOrganizationDatabase(dataDir, orgName, entities, clock);
-    if (created._tag === 'Left') throw new Error(`organization ${orgName}: ${'message' in created.left ? created.left.message : created.left._tag}`);
-  },
-});
-
-/**
- * One database per organization on a SQL Server (`tessera_{name}`, docs/sql-server.md), reached
- * with the server and credentials of the connection string; the catalog stays in the data folder.
- */
-export const mssqlDatabases = (connection: MssqlConnection, clock: Clock, ids: IdGenerator): OrganizationDatabases => ({
-  connect: (orgName) => {
-    const dialect = mssqlDialect({ ...connection, database: mssqlOrgDatabaseName(orgName) });
-    return { db: dialect.db, ddl: mssqlDdl, store: (lookup, feed) => new KyselyRecordStore(new MssqlRunner(dialect), lookup, clock, ids, feed) };
-  },
-  create: async (orgName, entities) => {
-    // One plain connection first: an unreachable server fails now, not after the pool's retries.
-    await probe({ ...connection, database: 'master' });
-    const master = mssqlDialect({ ...connection, database: 'master' });
-    try {
-      await sql`CREATE DATABASE ${sql.id(mssqlOrgDatabaseName(orgName))}`.execute(master.db);
-    } finally {
-      await master.db.destroy();
-    }
-    const org = mssqlDialect({ ...connection, database: mssqlOrgDatabaseName(orgName) });
-    try {
-      const r = await migrateSchema(new KyselySchemaStore(org.db, mssqlDdl, clock), entities);
-      if (r._tag === 'Left') throw new Error(`organization ${orgName}: ${JSON.stringify(r.left)}`);
-    } finally {
-      await org.db.destroy();
-    }
-  },
-});
-
-/** Connects once and disconnects; rejects with the driver's message. */
-const probe = (c: MssqlConnection): Promise<void> =>
-  new Promise((resolve, reject) => {
-    const config = tediousConfig(c);
-    const conn = new tedious.Connection({ ...config, options: { ...config.options, connectTimeout: 10_000 } });
-    conn.on('connect', (err) => {
-      conn.close();
-      if (err) reject(err);
-      else resolve();
-    });
-    conn.connect();
-  });
+import type { Kysely } from 'kysely';
+import { InMemoryChangeFeed, type Clock, type Entity, type Tenant, type TenantRegistry } from '@tessera/core/internal';
+import { KyselySchemaStore } from '../schema/kysely-schema-store.js';
+import type { OrganizationDatabases } from './organization-databases.js';
 
 /** How often an open organization checks whether its metadata was changed (by `tessera schema apply`). */
 const METADATA_RECHECK_MS = 5_000;
@@ -102,10 +9,11 @@ const METADATA_RECHECK_MS = 5_000;
 type Open = { tenant: Tenant; db: Kysely<any>; schema: KyselySchemaStore; version: number; checked: number; byName: Map<string, Entity> };
 
 /**
- * The organizations of one host, opened on first use and kept open. Their entities come from the
- * metadata recorded in each database, re-read when another process applied new metadata.
+ * The TenantRegistry port: the organizations of one host, opened on first use and kept open.
+ * Their entities come from the metadata recorded in each database, re-read when another process
+ * applied new metadata (checked at most every METADATA_RECHECK_MS of the clock).
  */
-export class DatabaseTenants implements Tenants {
+export class KyselyTenantRegistry implements TenantRegistry {
   private readonly opened = new Map<string, Promise<Open>>();
 
   constructor(
@@ -121,7 +29,7 @@ export class DatabaseTenants implements Tenants {
       entry.catch(() => this.opened.delete(orgName));
     }
     const o = await entry;
-    if (Date.now() - o.checked > METADATA_RECHECK_MS) await this.recheck(o);
+    if (this.clock.now().getTime() - o.checked > METADATA_RECHECK_MS) await this.recheck(o);
     return o.tenant;
   }
 
@@ -143,7 +51,7 @@ export class DatabaseTenants implements Tenants {
   }
 
   private async recheck(o: Open): Promise<void> {
-    o.checked = Date.now();
+    o.checked = this.clock.now().getTime();
     const applied = await o.schema.readApplied();
     const version = applied?.version ?? 0;
     if (version === o.version) return;

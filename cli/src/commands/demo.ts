@@ -7,11 +7,10 @@ import {
   generateDemoRecords,
   systemCaller,
   Tokens,
-  type OrganizationDirectory,
-  type PasswordHasher,
 } from '@tessera/core/internal';
 import { CliFailure } from '../program.js';
-import { CliTokens, packsFor, type OrganizationCreator } from '../container.js';
+import { CliTokens, packsFor } from '../container.js';
+import { resolveAll } from '../di.js';
 import { withContainer, withHostOptions, type HostOptions } from './host-options.js';
 
 export const DEMO_ORG = 'demo';
@@ -29,10 +28,13 @@ export const DEMO_USERS = [
 
 /** Creates the organization `demo`: demo CRM pack, teams, users and a few hundred records. */
 export const createDemo = async (c: Container): Promise<Record<string, number>> => {
-  const directory = c.get<OrganizationDirectory>(Tokens.OrganizationDirectory);
+  const { directory, organizations, hasher } = resolveAll(c, {
+    directory: Tokens.OrganizationDirectory,
+    organizations: CliTokens.Organizations,
+    hasher: Tokens.PasswordHasher,
+  });
   if ((await directory.status(DEMO_ORG)) !== null) throw new CliFailure(`organization ${DEMO_ORG} exists already`);
-  const create = c.get<{ createWithPacks: OrganizationCreator }>(CliTokens.Organizations).createWithPacks;
-  const created = await create({ orgName: DEMO_ORG, admin: DEMO_ADMIN }, packsFor(['demo']));
+  const created = await organizations.createWithPacks({ orgName: DEMO_ORG, admin: DEMO_ADMIN }, packsFor(['demo']));
   if (isLeft(created)) throw new CliFailure(created.left.message);
   const { store, adminId } = created.right;
   const teams = new Map<string, string>();
@@ -41,7 +43,6 @@ export const createDemo = async (c: Container): Promise<Record<string, number>> 
     if (isLeft(id)) throw new CliFailure(`team ${t}: ${id.left.message}`);
     teams.set(t, id.right);
   }
-  const hasher = c.get<PasswordHasher>(Tokens.PasswordHasher);
   const owners = [];
   for (const u of DEMO_USERS) {
     const id = await addUser({ hasher }, store, { name: u.name, email: u.email, password: DEMO_ADMIN.password, roles: u.roles, teams: [u.team] });

@@ -2,8 +2,9 @@ import { createWriteStream, readFileSync, renameSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { Option, type Command } from 'commander';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { decode, FetchRequest, loadExportDefaults, resolveExportOptions, systemCaller, Tokens, type Clock, type ExportFormat } from '@tessera/core/internal';
-import { writeExport } from '@tessera/adapters-http';
+import { decode, FetchRequest, loadExportDefaults, resolveExportOptions, systemCaller, Tokens, type ExportFormat } from '@tessera/core/internal';
+import { CliTokens } from '../container.js';
+import { resolveAll } from '../di.js';
 import { CliFailure, EXIT } from '../program.js';
 import { withContainer, withHostOptions, type HostOptions } from './host-options.js';
 import { openEntity } from './import-export-shared.js';
@@ -45,14 +46,20 @@ export const registerExport = (program: Command): void => {
   ).action(async (o: ExportCliOptions) => {
     const request = readQuery(o.query, o.entity);
     await withContainer(o, async (c) => {
-      const { tenant, entity } = await openEntity(c, o.org, o.entity);
+      const { directory, tenants, exports, clock } = resolveAll(c, {
+        directory: Tokens.OrganizationDirectory,
+        tenants: Tokens.TenantRegistry,
+        exports: CliTokens.ExportWriter,
+        clock: Tokens.Clock,
+      });
+      const { tenant, entity } = await openEntity({ directory, tenants }, o.org, o.entity);
       const caller = systemCaller();
       const defaults = await loadExportDefaults(tenant.store, caller);
       if (isLeft(defaults)) throw new CliFailure(defaults.left.message);
       const options = resolveExportOptions(defaults.right, { format: o.format, ...(o.formulaGuard ? {} : { neutralizeFormulas: false }) });
       const partial = `${o.out}.partial`;
       const out = createWriteStream(partial);
-      const r = await writeExport(tenant.store, caller, entity, request, options, c.get<Clock>(Tokens.Clock).now(), out).catch((e: unknown) => {
+      const r = await exports.write(tenant.store, caller, entity, request, options, clock.now(), out).catch((e: unknown) => {
         out.destroy();
         throw e;
       });

@@ -30,7 +30,7 @@ export const hostConfig = (o: HostOptions, logLevel?: string): HostConfig => {
 
 /** Runs a command with the host container, closing it afterwards. */
 export const withContainer = async <T>(o: HostOptions, run: (c: Container) => Promise<T>): Promise<T> => {
-  const c = buildContainer(hostConfig(o, process.env.TESSERA_LOG_LEVEL ?? 'warn'));
+  const c = await buildContainer(hostConfig(o, process.env.TESSERA_LOG_LEVEL ?? 'warn'));
   try {
     return await run(c);
   } finally {

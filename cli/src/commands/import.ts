@@ -6,11 +6,12 @@ import {
   IMPORT_MODES,
   runImport,
   systemCaller,
+  Tokens,
   type ImportMode,
   type ImportPreview,
 } from '@tessera/core/internal';
-import { FileRowSpool, importFileSource } from '@tessera/adapters-http';
 import { existsSync } from 'node:fs';
+import { resolveAll } from '../di.js';
 import { CliFailure, EXIT } from '../program.js';
 import { withContainer, withHostOptions, type HostOptions } from './host-options.js';
 import { openEntity } from './import-export-shared.js';
@@ -68,15 +69,17 @@ export const registerImport = (program: Command): void => {
   ).action(async (o: ImportOptions) => {
     if (!existsSync(o.file)) throw new CliFailure(`no file ${o.file}`);
     await withContainer(o, async (c) => {
-      const { tenant, entity } = await openEntity(c, o.org, o.entity);
+      const { directory, tenants, files } = resolveAll(c, { directory: Tokens.OrganizationDirectory, tenants: Tokens.TenantRegistry, files: Tokens.ImportFiles });
+      const { tenant, entity } = await openEntity({ directory, tenants }, o.org, o.entity);
       if (entity.type === 'many') throw new CliFailure(`${entity.logicalName} is a link entity and cannot be imported`);
+      const file = files.open(o.file);
       const progress = new ImportProgressView(process.stderr);
       const outcome = await runImport(
         tenant.store,
         { entity, caller: systemCaller(), mode: o.mode, matchField: o.match, writeBatchSize: o.batchSize },
-        importFileSource(o.file),
+        file.source,
         {
-          spool: new FileRowSpool(),
+          spool: file.spool(),
           onProgress: (p) => progress.update(p),
           confirm: async (preview) => {
             progress.finish();

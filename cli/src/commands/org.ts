@@ -1,7 +1,9 @@
 import type { Command } from 'commander';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { CliFailure } from '../program.js';
-import { CliTokens, packsFor, type OrganizationCreator } from '../container.js';
+import { Tokens } from '@tessera/core/internal';
+import { CliTokens, packsFor } from '../container.js';
+import { resolve } from '../di.js';
 import { withContainer, withHostOptions, type HostOptions } from './host-options.js';
 
 type CreateOptions = HostOptions & { adminEmail: string; adminPassword: string; adminName: string; pack: string[] };
@@ -26,10 +28,10 @@ export const registerOrg = (program: Command): void => {
       throw new CliFailure((e as Error).message, 2);
     }
     await withContainer(o, async (c) => {
-      const create = c.get<{ createWithPacks: OrganizationCreator }>(CliTokens.Organizations).createWithPacks;
+      const organizations = resolve(c, CliTokens.Organizations);
       let r;
       try {
-        r = await create({ orgName: name, admin: { name: o.adminName, email: o.adminEmail, password: o.adminPassword } }, packs);
+        r = await organizations.createWithPacks({ orgName: name, admin: { name: o.adminName, email: o.adminEmail, password: o.adminPassword } }, packs);
       } catch (e) {
         // A database that cannot be reached or written: one line, and the name can be tried again.
         throw new CliFailure(`organization ${name} not created: ${(e as Error).message}`);
@@ -40,8 +42,7 @@ export const registerOrg = (program: Command): void => {
   });
   withHostOptions(org.command('list').description('list the organizations')).action(async (o: HostOptions) => {
     await withContainer(o, async (c) => {
-      const { Tokens } = await import('@tessera/core/internal');
-      const names = await c.get<import('@tessera/core/internal').OrganizationDirectory>(Tokens.OrganizationDirectory).list();
+      const names = await resolve(c, Tokens.OrganizationDirectory).list();
       process.stdout.write(names.length ? `${names.join('\n')}\n` : '');
     });
   });

@@ -6,28 +6,36 @@ import {
   passwordProblem,
   Tokens,
   type OrganizationDirectory,
-  type PasswordHasher,
-  type SignInService,
 } from '@tessera/core/internal';
-import type { Tenants } from '@tessera/adapters-http';
 import type { Container } from 'inversify';
 import { CliFailure } from '../program.js';
 import { CliTokens } from '../container.js';
+import { resolveAll } from '../di.js';
 import { withContainer, withHostOptions, type HostOptions } from './host-options.js';
 
 type UserOptions = HostOptions & { org: string; email: string; name?: string; password?: string; role: string[]; team: string[]; mustChange?: boolean };
 
 const collect = (v: string, all: string[]): string[] => [...all, v];
 
-const organization = async (c: Container, raw: string): Promise<string> => {
+/** What the user commands work with, resolved once at a command's start. */
+const userDeps = (c: Container) =>
+  resolveAll(c, {
+    directory: Tokens.OrganizationDirectory,
+    tenants: Tokens.TenantRegistry,
+    hasher: Tokens.PasswordHasher,
+    sessions: Tokens.SessionStore,
+    signIn: CliTokens.SignIn,
+  });
+
+const organization = async (directory: OrganizationDirectory, raw: string): Promise<string> => {
   const org = normalizeOrganizationName(raw);
   if (!org) throw new CliFailure(`invalid organization name "${raw}"`, 2);
-  if ((await c.get<OrganizationDirectory>(Tokens.OrganizationDirectory).status(org)) !== 'ready') throw new CliFailure(`no organization ${org}`);
+  if ((await directory.status(org)) !== 'ready') throw new CliFailure(`no organization ${org}`);
   return org;
 };
 
-const findUser = async (c: Container, org: string, email: string) => {
-  const user = await c.get<OrganizationDirectory>(Tokens.OrganizationDirectory).findUserByEmail(org, email);
+const findUser = async (directory: OrganizationDirectory, org: string, email: string) => {
+  const user = await directory.findUserByEmail(org, email);
   if (!user) throw new CliFailure(`no user ${email} in ${org}`);
   return user;
 };
@@ -46,9 +54,10 @@ export const registerUser = (program: Command): void => {
     .action(async (o: UserOptions) => {
       if (o.password !== undefined && passwordProblem(o.password)) throw new CliFailure(passwordProblem(o.password)!, 2);
       await withContainer(o, async (c) => {
-        const org = await organization(c, o.org);
-        const { store } = await c.get<Tenants>(CliTokens.Tenants).open(org);
-        const r = await addUser({ hasher: c.get<PasswordHasher>(Tokens.PasswordHasher) }, store, {
+        const { directory, tenants, hasher } = userDeps(c);
+        const org = await organization(directory, o.org);
+        const { store } = await tenants.open(org);
+        const r = await addUser({ hasher }, store, {
           name: o.name ?? o.email.split('@')[0],
           email: o.email,
           password: o.password,
@@ -65,15 +74,15 @@ export const registerUser = (program: Command): void => {
     .option('--role <name>', 'a role to give a new user (repeatable)', collect, [] as string[])
     .action(async (o: UserOptions) => {
       await withContainer(o, async (c) => {
-        const org = await organization(c, o.org);
-        const directory = c.get<OrganizationDirectory>(Tokens.OrganizationDirectory);
+        const { directory, tenants, hasher, signIn } = userDeps(c);
+        const org = await organization(directory, o.org);
         if (!(await directory.findUserByEmail(org, o.email))) {
-          const { store } = await c.get<Tenants>(CliTokens.Tenants).open(org);
-          const r = await addUser({ hasher: c.get<PasswordHasher>(Tokens.PasswordHasher) }, store, { name: o.name ?? o.email.split('@')[0], email: o.email, roles: o.role });
+          const { store } = await tenants.open(org);
+          const r = await addUser({ hasher }, store, { name: o.name ?? o.email.split('@')[0], email: o.email, roles: o.role });
           if (isLeft(r)) throw new CliFailure(r.left.message);
         }
-        const found = await findUser(c, org, o.email);
-        const url = await c.get<SignInService>(CliTokens.SignIn).mailLink(org, found, 'INVITE', undefined, 'The administrator');
+        const found = await findUser(directory, org, o.email);
+        const url = await signIn.mailLink(org, found, 'INVITE', undefined, 'The administrator');
         process.stdout.write(`invitation sent to ${found.email}: ${url}\n`);
       });
     });
@@ -85,11 +94,12 @@ export const registerUser = (program: Command): void => {
       const problem = passwordProblem(o.password ?? '');
       if (problem) throw new CliFailure(problem, 2);
       await withContainer(o, async (c) => {
-        const org = await organization(c, o.org);
-        const found = await findUser(c, org, o.email);
-        const hash = await c.get<PasswordHasher>(Tokens.PasswordHasher).hash(o.password!);
-        await c.get<OrganizationDirectory>(Tokens.OrganizationDirectory).setPassword(org, found.id, hash, o.mustChange === true);
-        await c.get<import('@tessera/core/internal').SessionStore>(Tokens.SessionStore).endForUser(org, found.id);
+        const { directory, hasher, sessions } = userDeps(c);
+        const org = await organization(directory, o.org);
+        const found = await findUser(directory, org, o.email);
+        const hash = await hasher.hash(o.password!);
+        await directory.setPassword(org, found.id, hash, o.mustChange === true);
+        await sessions.endForUser(org, found.id);
         process.stdout.write(`password of ${found.email} in ${org} changed; their sessions ended\n`);
       });
     });

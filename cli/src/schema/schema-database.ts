@@ -1,6 +1,6 @@
-import { Container } from 'inversify';
+import { Container, ContainerModule } from 'inversify';
 import type { Kysely } from 'kysely';
-import { systemClock, Tokens, type Clock, type Schema, type SchemaStore } from '@tessera/core/internal';
+import { systemClock, token, Tokens, type Schema, type SchemaStore } from '@tessera/core/internal';
 import {
   KyselySchemaStore,
   mssqlDdl,
@@ -15,6 +15,7 @@ import {
   type DdlDialect,
   type DdlDialectName,
 } from '@tessera/adapters-sql';
+import { constant, provide, resolve } from '../di.js';
 import { CliFailure, EXIT } from '../program.js';
 
 /** Where the organization's database is: `--data DIR` (SQLite), or `--db mssql --connection STRING`. */
@@ -30,18 +31,19 @@ export type SchemaDatabase = {
   close(): Promise<void>;
 };
 
-const DbKysely = Symbol.for('SchemaCommandDb');
+const OrganizationDb = token<Kysely<any>>('cli.SchemaCommandDb');
 
 /** The composition root of one schema command: the clock, the database and its SchemaStore. */
 const storeOf = (db: Kysely<any>, ddl: DdlDialect): SchemaStore => {
   const c = new Container({ defaultScope: 'Singleton' });
-  c.bind<Clock>(Tokens.Clock).toConstantValue(systemClock);
-  c.bind<Kysely<any>>(DbKysely).toConstantValue(db);
-  c.bind<SchemaStore>(Tokens.SchemaStore).toResolvedValue((k: Kysely<any>, clock: Clock) => new KyselySchemaStore(k, ddl, clock), [
-    DbKysely,
-    Tokens.Clock,
-  ]);
-  return c.get<SchemaStore>(Tokens.SchemaStore);
+  c.loadSync(
+    new ContainerModule(({ bind }) => {
+      constant(bind, Tokens.Clock, systemClock);
+      constant(bind, OrganizationDb, db);
+      provide(bind, Tokens.SchemaStore, [OrganizationDb, Tokens.Clock], (k, clock) => new KyselySchemaStore(k, ddl, clock));
+    }),
+  );
+  return resolve(c, Tokens.SchemaStore);
 };
 
 export const openSchemaDatabase = (o: DatabaseOptions): SchemaDatabase => {

@@ -1,26 +1,40 @@
 /**
- * Typed tokens for dependency injection. The composition roots in cli/ bind them with
- * inversify; a host that embeds the core wires the same ports by hand.
- * Each port module adds its token here.
+ * Typed tokens for dependency injection: `Token<Clock>` names the Clock port and carries its type,
+ * so a composition root that binds or resolves it is type-checked (cli/src/di.ts). The core does
+ * not import inversify: a token is a plain symbol, and a host that embeds the core wires the same
+ * ports by hand. A port gets a token once something implements and binds it; a port typed by
+ * the host (ExportWriter<Sink>) gets its token in the host's composition root.
  */
+import type { Clock } from './clock.js';
+import type { DirectionsService } from './directions-service.js';
+import type { GraphTokenSource } from './graph-token-source.js';
+import type { IdGenerator } from './id-generator.js';
+import type { IdentityProvider } from './identity-provider.js';
+import type { ImportFiles } from './import-files.js';
+import type { Mailer } from './mailer.js';
+import type { OrganizationDirectory } from './organization-directory.js';
+import type { PasswordHasher } from './password-hasher.js';
+import type { SessionStore } from './session-store.js';
+import type { SchemaStore } from './schema-store.js';
+import type { TenantRegistry } from './tenant-registry.js';
+
+/** A symbol that names a port of type T (the optional brand exists only for the type checker). */
+export type Token<T> = symbol & { readonly __port?: T };
+
+/** The token of a port; `Symbol.for`, so two copies of the core agree on it. */
+export const token = <T>(name: string): Token<T> => Symbol.for(`tessera.${name}`) as Token<T>;
+
 export const Tokens = {
-  Clock: Symbol.for('Clock'),
-  IdGenerator: Symbol.for('IdGenerator'),
-  RecordStore: Symbol.for('RecordStore'),
-  SchemaStore: Symbol.for('SchemaStore'),
-  SessionStore: Symbol.for('SessionStore'),
-  OrganizationDirectory: Symbol.for('OrganizationDirectory'),
-  PasswordHasher: Symbol.for('PasswordHasher'),
-  Mailer: Symbol.for('Mailer'),
-  ChangeFeed: Symbol.for('ChangeFeed'),
-  BlobStore: Symbol.for('BlobStore'),
-  DriveGateway: Symbol.for('DriveGateway'),
-  CalendarGateway: Symbol.for('CalendarGateway'),
-  Geocoder: Symbol.for('Geocoder'),
-  DirectionsService: Symbol.for('DirectionsService'),
-  IdentityProvider: Symbol.for('IdentityProvider'),
-  GraphTokenSource: Symbol.for('GraphTokenSource'),
-  Db: Symbol.for('Db'),
-  Config: Symbol.for('Config'),
-  Logger: Symbol.for('Logger'),
+  Clock: token<Clock>('Clock'),
+  IdGenerator: token<IdGenerator>('IdGenerator'),
+  SchemaStore: token<SchemaStore>('SchemaStore'),
+  SessionStore: token<SessionStore>('SessionStore'),
+  OrganizationDirectory: token<OrganizationDirectory>('OrganizationDirectory'),
+  TenantRegistry: token<TenantRegistry>('TenantRegistry'),
+  PasswordHasher: token<PasswordHasher>('PasswordHasher'),
+  Mailer: token<Mailer>('Mailer'),
+  ImportFiles: token<ImportFiles>('ImportFiles'),
+  DirectionsService: token<DirectionsService>('DirectionsService'),
+  IdentityProvider: token<IdentityProvider>('IdentityProvider'),
+  GraphTokenSource: token<GraphTokenSource>('GraphTokenSource'),
 } as const;

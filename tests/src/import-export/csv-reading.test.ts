@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { csvImportEvents, importBytesSource, importFileKind } from '@tessera/adapters-http';
+import { csvImportEvents, importBytesSource, importFileKind } from '@tessera/adapters-graph';
 import { unescapeQuotedCell, type ImportFileEvent } from '@tessera/core/internal';
 import { previewImport, runImport } from '@tessera/core/internal';
 import { caller, collect, contact, memoryStore, must } from './fixtures.js';

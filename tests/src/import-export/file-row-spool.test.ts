@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { FileRowSpool, MAX_SPOOL_SHAPES } from '@tessera/adapters-http';
+import { FileRowSpool, MAX_SPOOL_SHAPES } from '@tessera/adapters-graph';
 import type { FieldValue, ImportRow } from '@tessera/core/internal';
 
 const readAll = async (spool: FileRowSpool, size: number): Promise<ImportRow[][]> => {

@@ -2,7 +2,7 @@
 // shared by the crash test (crash.test.ts) and the benchmark (tests/bench/import-export-bench.ts).
 import { createWriteStream } from 'node:fs';
 import { once } from 'node:events';
-import { buildContainer, closeContainer, CliTokens, defaultHostConfig, type OrganizationCreator } from '@tessera/cli';
+import { buildContainer, closeContainer, CliTokens, defaultHostConfig, resolve } from '@tessera/cli';
 import { systemPack, type Entity, type Pack } from '@tessera/core/internal';
 
 /** `name` plus 19 fields: 20 columns in the file. */
@@ -35,10 +35,10 @@ export const item: Entity = {
 export const COLUMNS = ['name', ...item.properties.map((p) => p.logicalName)];
 
 export const createBenchOrganization = async (dataDir: string, org = 'bench'): Promise<void> => {
-  const c = buildContainer({ ...defaultHostConfig(dataDir), logLevel: 'silent' });
+  const c = await buildContainer({ ...defaultHostConfig(dataDir), logLevel: 'silent' });
   try {
     const pack: Pack = { name: 'bench', requires: ['system'], entities: [item] };
-    const create = c.get<{ createWithPacks: OrganizationCreator }>(CliTokens.Organizations).createWithPacks;
+    const create = resolve(c, CliTokens.Organizations).createWithPacks;
     const r = await create({ orgName: org, admin: { name: 'Admin', email: 'admin@example.com', password: 'Bench-pass-1' } }, [systemPack(), pack]);
     if (r._tag === 'Left') throw new Error(JSON.stringify(r.left));
   } finally {

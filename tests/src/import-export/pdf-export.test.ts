@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PassThrough } from 'node:stream';
-import { writeExport } from '@tessera/adapters-http';
+import { writeExport } from '@tessera/adapters-graph';
 import { resolveExportOptions, type EntityRecord, type ExportOptions } from '@tessera/core/internal';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { caller, contact, memoryStore, must } from './fixtures.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { PassThrough } from 'node:stream';
-import { importBytesSource, writeExport } from '@tessera/adapters-http';
+import { importBytesSource, writeExport } from '@tessera/adapters-graph';
 import { resolveExportOptions, runImport, type EntityRecord, type ExportFormat, type InMemoryRecordStore } from '@tessera/core/internal';
 import { caller, contact, memoryStore, must } from './fixtures.js';
 

@@ -1,0 +1,13 @@
+/**
+ * Documents and files, the outbound services both hosts use: read an import file (csv-parse),
+ * spool its rows, keep an upload, write an export (CSV, JSON, or a PDF drawn by pdfkit).
+ */
+export * from './import-file-reader.js';
+export * from './file-row-spool.js';
+export * from './local-import-files.js';
+export * from './export-stream.js';
+export * from './export-file.js';
+export * from './stream-export-writer.js';
+export * from './pdf-fonts.js';
+export * from './pdf-table-renderer.js';
+export * from './pdf-export.js';

@@ -1,0 +1,89 @@
+import { sql, type Kysely } from 'kysely';
+import tedious from 'tedious';
+import {
+  migrateSchema,
+  type ChangeFeed,
+  type Clock,
+  type Entity,
+  type IdGenerator,
+  type RecordStore,
+} from '@tessera/core/internal';
+import { mssqlOrgDatabaseName } from '../data-dir.js';
+import { mssqlDialect, tediousConfig, type MssqlConnection } from '../dialects/sql-dialect.js';
+import { KyselyRecordStore } from '../records/kysely-record-store.js';
+import { MssqlRunner, SqliteRunner } from '../records/sql-runner.js';
+import type { DdlDialect } from '../schema/ddl-dialect.js';
+import { KyselySchemaStore } from '../schema/kysely-schema-store.js';
+import { mssqlDdl } from '../schema/mssql-ddl.js';
+import { createOrganizationDatabase } from '../schema/organization-database.js';
+import { sqliteDdl } from '../schema/sqlite-ddl.js';
+import { openOrgDatabase, sqliteKysely } from '../sqlite/org-database.js';
+
+/** One organization's database as the server holds it open. */
+export type OrganizationConnection = {
+  db: Kysely<any>;
+  ddl: DdlDialect;
+  store(lookup: (name: string) => Entity | undefined, feed: ChangeFeed): RecordStore;
+};
+
+/** Where organizations' databases are: the embedded data folder or a SQL Server. */
+export interface OrganizationDatabases {
+  connect(orgName: string): OrganizationConnection;
+  /** Creates the database of a new organization with the tables of these entities. */
+  create(orgName: string, entities: readonly Entity[]): Promise<void>;
+}
+
+/** DATA/orgs/{name}.sqlite (docs/schema.md). */
+export const sqliteDatabases = (dataDir: string, clock: Clock, ids: IdGenerator): OrganizationDatabases => ({
+  connect: (orgName) => {
+    const opened = openOrgDatabase(dataDir, orgName);
+    if (opened._tag === 'Left') throw new Error(opened.left.message);
+    const raw = opened.right;
+    return { db: sqliteKysely(raw), ddl: sqliteDdl, store: (lookup, feed) => new KyselyRecordStore(new SqliteRunner(raw), lookup, clock, ids, feed) };
+  },
+  create: async (orgName, entities) => {
+    const created = await createOrganizationDatabase(dataDir, orgName, entities, clock);
+    if (created._tag === 'Left') throw new Error(`organization ${orgName}: ${'message' in created.left ? created.left.message : created.left._tag}`);
+  },
+});
+
+/**
+ * One database per organization on a SQL Server (`tessera_{name}`, docs/sql-server.md), reached
+ * with the server and credentials of the connection string; the catalog stays in the data folder.
+ */
+export const mssqlDatabases = (connection: MssqlConnection, clock: Clock, ids: IdGenerator): OrganizationDatabases => ({
+  connect: (orgName) => {
+    const dialect = mssqlDialect({ ...connection, database: mssqlOrgDatabaseName(orgName) });
+    return { db: dialect.db, ddl: mssqlDdl, store: (lookup, feed) => new KyselyRecordStore(new MssqlRunner(dialect), lookup, clock, ids, feed) };
+  },
+  create: async (orgName, entities) => {
+    // One plain connection first: an unreachable server fails now, not after the pool's retries.
+    await probe({ ...connection, database: 'master' });
+    const master = mssqlDialect({ ...connection, database: 'master' });
+    try {
+      await sql`CREATE DATABASE ${sql.id(mssqlOrgDatabaseName(orgName))}`.execute(master.db);
+    } finally {
+      await master.db.destroy();
+    }
+    const org = mssqlDialect({ ...connection, database: mssqlOrgDatabaseName(orgName) });
+    try {
+      const r = await migrateSchema(new KyselySchemaStore(org.db, mssqlDdl, clock), entities);
+      if (r._tag === 'Left') throw new Error(`organization ${orgName}: ${JSON.stringify(r.left)}`);
+    } finally {
+      await org.db.destroy();
+    }
+  },
+});
+
+/** Connects once and disconnects; rejects with the driver's message. */
+const probe = (c: MssqlConnection): Promise<void> =>
+  new Promise((resolve, reject) => {
+    const config = tediousConfig(c);
+    const conn = new tedious.Connection({ ...config, options: { ...config.options, connectTimeout: 10_000 } });
+    conn.on('connect', (err) => {
+      conn.close();
+      if (err) reject(err);
+      else resolve();
+    });
+    conn.connect();
+  });
