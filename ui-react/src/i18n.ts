@@ -1,6 +1,6 @@
 import { signal } from '@preact/signals-react';
 import { useSignals } from '@preact/signals-react/runtime';
-import { chooseLanguage, translate, DEFAULT_OFFERED_LANGUAGES, isLanguage, type Language, type MessageKey } from '@tessera/core/internal';
+import { chooseLanguage, translate, DEFAULT_OFFERED_LANGUAGES, intlLocale, isLanguage, type Language, type MessageKey } from '@tessera/core/internal';
 import { KEYS, local } from './state/storage.js';
 
 /** The languages offered: the organization's configured list once the user context names one. */
@@ -9,7 +9,7 @@ export const offeredLanguages = signal<readonly Language[]>(DEFAULT_OFFERED_LANG
 export const language = signal<Language>(chooseLanguage(local.get(KEYS.language), navigator.languages ?? [navigator.language]));
 
 const applyLang = (lang: Language): void => {
-  document.documentElement.lang = lang === 'cz' ? 'cs' : lang;
+  document.documentElement.lang = intlLocale(lang);
 };
 applyLang(language.value);
 
@@ -29,7 +29,11 @@ export const setOfferedLanguages = (langs: readonly string[] | undefined): void 
 
 export type T = (key: MessageKey, params?: Record<string, string | number>) => string;
 
-/** Every visible text goes through this: the catalogue of core/src/i18n in the current language. */
+/**
+ * Every visible text goes through this: the catalogue of core/src/i18n in the current language.
+ * A text with a count is given the count as a number (`t('MsgRecordCount', { n: rows.length })`):
+ * the catalogue picks its plural form (1 záznam, 2 záznamy, 5 záznamov).
+ */
 export const t: T = (key, params) => translate(language.value, key, params);
 
 /** A component hook: re-renders when the language changes. */

@@ -5,13 +5,22 @@ import { sk } from './sk.js';
 import { cz } from './cz.js';
 import { de } from './de.js';
 import { chooseLanguage, fillPlaceholders, languageOfTag, requiredFieldsMessage, translate } from './catalogue.js';
+import { messageParts, type Message } from './plural.js';
+
+/** Every text a message can show: each plain part and each form of each plural part. */
+const textsOf = (m: Message): string[] =>
+  messageParts(m).flatMap((p) => (typeof p === 'string' ? [p] : Object.values(p.forms)));
+const placeholdersOf = (m: Message): string[] =>
+  [...new Set(textsOf(m).flatMap((t) => [...t.matchAll(/\{(\w+)\}/g)].map((x) => x[1] ?? '')))].sort();
 
 describe('message catalogue (spec 001 section 8, spec 000 section 8)', () => {
   it('quotes the specification texts exactly in English', () => {
     expect(en.MsgRequiredFieldEmpty).toBe('Please provide a value for');
     expect(en.MsgRecordSaved).toBe('Record saved');
     expect(en.MsgRecordUpdated).toBe('Record was updated');
-    expect(en.MsgRecordNotFound).toBe('We apologize. The record does not exist or you do not have permission to access it.');
+    expect(en.MsgRecordNotFound).toBe(
+      'We apologize. The record does not exist or you do not have permission to access it.',
+    );
     expect(en.MsgAskDelete).toBe('Are you sure you want delete this record?');
     expect(en.MsgSaveToAdd).toBe('Save this record to see related records.');
     expect(en.SurveyCompleted).toBe('Thank you for filling out the form');
@@ -27,20 +36,21 @@ describe('message catalogue (spec 001 section 8, spec 000 section 8)', () => {
     expect(en.MsgImportConfirm).toBe('Import will Create {n} record(s) Update {m} record(s) continue?');
     expect(en.MsgImported).toBe('Imported: {n} records');
     expect(en.MsgImportErrors).toBe('Errors: {count}');
-    expect(translate('en', 'MsgImportConfirm', { n: 3, m: 2 })).toBe('Import will Create 3 record(s) Update 2 record(s) continue?');
+    expect(translate('en', 'MsgImportConfirm', { n: 3, m: 2 })).toBe(
+      'Import will Create 3 record(s) Update 2 record(s) continue?',
+    );
     expect(translate('sk', 'MsgImported', { n: 7 })).toBe('Importované: 7 záznamov');
     expect(translate('cz', 'MsgImportErrors', { count: 2 })).toBe('Chyby: 2');
     expect(translate('de', 'MsgImportConfirm', { n: 1, m: 0 })).toContain('1');
   });
 
-  it('holds every key in sk, cz and de, each non-empty, with the same placeholders as English', () => {
-    const placeholders = (s: string) => [...s.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort();
+  it('holds every key in sk, cz and de, each non-empty, with the same placeholders as English (over all plural forms)', () => {
     for (const cat of [sk, cz, de]) {
       expect(Object.keys(cat).sort()).toEqual(Object.keys(en).sort());
       for (const [k, v] of Object.entries(en)) {
-        const other = (cat as Record<string, string>)[k] ?? '';
-        expect(other.length, k).toBeGreaterThan(0);
-        expect(placeholders(other), k).toEqual(placeholders(v));
+        const other: Message = (cat as Record<string, Message>)[k] ?? '';
+        for (const text of textsOf(other)) expect(text.length, k).toBeGreaterThan(0);
+        expect(placeholdersOf(other), k).toEqual(placeholdersOf(v));
       }
     }
   });
@@ -56,15 +66,26 @@ describe('message catalogue (spec 001 section 8, spec 000 section 8)', () => {
 
   it('lists each missing label on its own line with a dash after MsgRequiredFieldEmpty (spec 001 section 5)', () => {
     fc.assert(
-      fc.property(fc.array(fc.string({ minLength: 1 }).filter((s) => !s.includes('\n')), { maxLength: 5 }), (labels) => {
-        const lines = requiredFieldsMessage('en', labels).split('\n');
-        expect(lines[0]).toBe('Please provide a value for');
-        expect(lines.slice(1)).toEqual(labels.map((l) => `- ${l}`));
-      }),
+      fc.property(
+        fc.array(
+          fc.string({ minLength: 1 }).filter((s) => !s.includes('\n')),
+          { maxLength: 5 },
+        ),
+        (labels) => {
+          const lines = requiredFieldsMessage('en', labels).split('\n');
+          expect(lines[0]).toBe('Please provide a value for');
+          expect(lines.slice(1)).toEqual(labels.map((l) => `- ${l}`));
+        },
+      ),
     );
   });
 
   it('leaves a text without placeholders unchanged', () => {
-    fc.assert(fc.property(fc.string().filter((s) => !s.includes('{')), (s) => fillPlaceholders(s, { a: 1 }) === s));
+    fc.assert(
+      fc.property(
+        fc.string().filter((s) => !s.includes('{')),
+        (s) => fillPlaceholders(s, { a: 1 }) === s,
+      ),
+    );
   });
 });

@@ -1,7 +1,8 @@
 import type { MessageKey } from './en.js';
+import { plural, type Message, type WestSlavicPluralCategory } from './plural.js';
 
 /** Czech (the specification's language code is cz). */
-export const cz: Record<MessageKey, string> = {
+export const cz: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   MsgRequiredFieldEmpty: 'Prosím vyplňte hodnotu pro',
   MsgRecordSaved: 'Záznam byl uložen',
   MsgRecordUpdated: 'Záznam byl aktualizován',
@@ -47,10 +48,20 @@ export const cz: Record<MessageKey, string> = {
   MsgStep: 'Krok {n} z {total}',
   MsgObjectNotFound: 'Objekt nenalezen: {name}',
   MsgOperationNotAvailable: 'Operace není dostupná během úprav seznamu.',
-  MsgAskDeleteMany: 'Opravdu chcete smazat {n} záznam(ů)?',
+  MsgAskDeleteMany: plural('n', {
+    one: 'Opravdu chcete smazat {n} záznam?',
+    few: 'Opravdu chcete smazat {n} záznamy?',
+    many: 'Opravdu chcete smazat {n} záznamu?',
+    other: 'Opravdu chcete smazat {n} záznamů?',
+  }),
   MsgListLoadFailed: 'Seznam se nepodařilo načíst: {message}',
   MsgNoRecords: 'Žádné záznamy',
-  MsgRecordCount: '{n} záznamů',
+  MsgRecordCount: plural('n', {
+    one: '{n} záznam',
+    few: '{n} záznamy',
+    many: '{n} záznamu',
+    other: '{n} záznamů',
+  }),
   MsgShowingOf: '{shown} z {count}',
   CmdShowMore: 'Zobrazit více',
   LblSearch: 'Hledat',
@@ -83,12 +94,17 @@ export const cz: Record<MessageKey, string> = {
   LblYes: 'Ano',
   LblNo: 'Ne',
   LblNone: '(žádné)',
-  MsgAgeYears: 'Věk: {n} let',
-  MsgAgeMonths: 'Věk: {n} měs.',
+  MsgAgeYears: plural('n', { one: 'Věk: {n} rok', few: 'Věk: {n} roky', many: 'Věk: {n} roku', other: 'Věk: {n} let' }),
+  MsgAgeMonths: plural('n', {
+    one: 'Věk: {n} měsíc',
+    few: 'Věk: {n} měsíce',
+    many: 'Věk: {n} měsíce',
+    other: 'Věk: {n} měsíců',
+  }),
   LblDurationHint: 'hodiny:minuty:sekundy',
   LblAddTag: 'Přidat štítek',
   LblRemoveTag: 'Odebrat {tag}',
-  MsgMoreTags: 'dalších {n}',
+  MsgMoreTags: plural('n', { one: 'další {n}', few: 'další {n}', many: 'dalších {n}', other: 'dalších {n}' }),
   MsgTagRepeated: 'Štítek už je v seznamu',
   LblLookupSearch: 'Hledat: {entity}',
   LblOpenLookupDialog: 'Procházet: {entity}',
@@ -189,8 +205,29 @@ export const cz: Record<MessageKey, string> = {
   MenuImport: 'Import',
   MenuExport: 'Export',
   // Import (spec 002 section 8)
-  MsgImportConfirm: 'Import vytvoří {n} záznam(ů) a aktualizuje {m} záznam(ů). Pokračovat?',
-  MsgImported: 'Importováno: {n} záznamů',
+  MsgImportConfirm: [
+    'Import vytvoří ',
+    plural('n', {
+      one: '{n} záznam',
+      few: '{n} záznamy',
+      many: '{n} záznamu',
+      other: '{n} záznamů',
+    }),
+    ' a aktualizuje ',
+    plural('m', {
+      one: '{m} záznam',
+      few: '{m} záznamy',
+      many: '{m} záznamu',
+      other: '{m} záznamů',
+    }),
+    '. Pokračovat?',
+  ],
+  MsgImported: plural('n', {
+    one: 'Importováno: {n} záznam',
+    few: 'Importováno: {n} záznamy',
+    many: 'Importováno: {n} záznamu',
+    other: 'Importováno: {n} záznamů',
+  }),
   MsgImportErrors: 'Chyby: {count}',
   // Not yet built pages and the session list (spec 000 section 2)
   MsgPageNotAvailable: 'Tato stránka zatím není k dispozici',

@@ -1,11 +1,13 @@
 import type { MessageKey } from './en.js';
+import { plural, type Message, type OneOtherPluralCategory } from './plural.js';
 
 /** German. */
-export const de: Record<MessageKey, string> = {
+export const de: Record<MessageKey, Message<OneOtherPluralCategory>> = {
   MsgRequiredFieldEmpty: 'Bitte geben Sie einen Wert ein für',
   MsgRecordSaved: 'Datensatz gespeichert',
   MsgRecordUpdated: 'Der Datensatz wurde aktualisiert',
-  MsgRecordNotFound: 'Entschuldigung. Der Datensatz existiert nicht oder Sie haben keine Berechtigung, darauf zuzugreifen.',
+  MsgRecordNotFound:
+    'Entschuldigung. Der Datensatz existiert nicht oder Sie haben keine Berechtigung, darauf zuzugreifen.',
   MsgAskDelete: 'Möchten Sie diesen Datensatz wirklich löschen?',
   MsgDiscardChanges: 'Ungespeicherte Änderungen verwerfen',
   MsgContinueEditing: 'Weiter bearbeiten',
@@ -47,10 +49,13 @@ export const de: Record<MessageKey, string> = {
   MsgStep: 'Schritt {n} von {total}',
   MsgObjectNotFound: 'Objekt nicht gefunden: {name}',
   MsgOperationNotAvailable: 'Vorgang während der Listenbearbeitung nicht verfügbar.',
-  MsgAskDeleteMany: 'Möchten Sie wirklich {n} Datensatz/Datensätze löschen?',
+  MsgAskDeleteMany: plural('n', {
+    one: 'Möchten Sie wirklich {n} Datensatz löschen?',
+    other: 'Möchten Sie wirklich {n} Datensätze löschen?',
+  }),
   MsgListLoadFailed: 'Die Liste konnte nicht geladen werden: {message}',
   MsgNoRecords: 'Keine Datensätze',
-  MsgRecordCount: '{n} Datensätze',
+  MsgRecordCount: plural('n', { one: '{n} Datensatz', other: '{n} Datensätze' }),
   MsgShowingOf: '{shown} von {count}',
   CmdShowMore: 'Mehr anzeigen',
   LblSearch: 'Suchen',
@@ -83,8 +88,8 @@ export const de: Record<MessageKey, string> = {
   LblYes: 'Ja',
   LblNo: 'Nein',
   LblNone: '(keine)',
-  MsgAgeYears: '{n} Jahre',
-  MsgAgeMonths: '{n} Monate',
+  MsgAgeYears: plural('n', { one: '{n} Jahr', other: '{n} Jahre' }),
+  MsgAgeMonths: plural('n', { one: '{n} Monat', other: '{n} Monate' }),
   LblDurationHint: 'Stunden:Minuten:Sekunden',
   LblAddTag: 'Schlagwort hinzufügen',
   LblRemoveTag: '{tag} entfernen',
@@ -189,12 +194,19 @@ export const de: Record<MessageKey, string> = {
   MenuImport: 'Import',
   MenuExport: 'Export',
   // Import (spec 002 section 8)
-  MsgImportConfirm: 'Der Import erstellt {n} Datensatz/Datensätze und aktualisiert {m} Datensatz/Datensätze. Fortfahren?',
-  MsgImported: 'Importiert: {n} Datensätze',
+  MsgImportConfirm: [
+    'Der Import erstellt ',
+    plural('n', { one: '{n} Datensatz', other: '{n} Datensätze' }),
+    ' und aktualisiert ',
+    plural('m', { one: '{m} Datensatz', other: '{m} Datensätze' }),
+    '. Fortfahren?',
+  ],
+  MsgImported: plural('n', { one: 'Importiert: {n} Datensatz', other: 'Importiert: {n} Datensätze' }),
   MsgImportErrors: 'Fehler: {count}',
   // Not yet built pages and the session list (spec 000 section 2)
   MsgPageNotAvailable: 'Diese Seite ist noch nicht verfügbar',
-  MsgPageNotAvailableText: 'Diese Version von Tessera enthält diese Ansicht noch nicht. Alles andere im Menü funktioniert.',
+  MsgPageNotAvailableText:
+    'Diese Version von Tessera enthält diese Ansicht noch nicht. Alles andere im Menü funktioniert.',
   MenuSessions: 'Sitzungen',
   LblUser: 'Benutzer',
   LblAddress: 'Adresse',

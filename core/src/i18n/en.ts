@@ -1,7 +1,11 @@
+import { plural, type Message, type OneOtherPluralCategory } from './plural.js';
+
 /**
  * The English message catalogue: the reference language. Texts the specification quotes are
- * copied exactly (including its spellings, such as 'Organiztion Created!').
- * Placeholders are written `{name}` and filled by `translate`.
+ * copied exactly (including its spellings, such as 'Organiztion Created!', and its 'record(s)',
+ * which therefore stay single texts here while sk, cz and de use plural forms).
+ * Placeholders are written `{name}` and filled by `translate`; a text with a count the
+ * specification does not fix is a plural form (one, other) chosen by `Intl.PluralRules('en')`.
  */
 export const en = {
   // Record form (spec 001 section 8)
@@ -55,7 +59,7 @@ export const en = {
   MsgAskDeleteMany: 'Do your really want to delete {n} record(s)?',
   MsgListLoadFailed: 'The list could not be loaded: {message}',
   MsgNoRecords: 'No records to show',
-  MsgRecordCount: '{n} records',
+  MsgRecordCount: plural('n', { one: '{n} record', other: '{n} records' }),
   MsgShowingOf: '{shown} of {count}',
   CmdShowMore: 'Show more',
   LblSearch: 'Search',
@@ -90,8 +94,8 @@ export const en = {
   LblYes: 'Yes',
   LblNo: 'No',
   LblNone: '(none)',
-  MsgAgeYears: '{n} years',
-  MsgAgeMonths: '{n} months',
+  MsgAgeYears: plural('n', { one: '{n} year', other: '{n} years' }),
+  MsgAgeMonths: plural('n', { one: '{n} month', other: '{n} months' }),
   LblDurationHint: 'hours:minutes:seconds',
   LblAddTag: 'Add a tag',
   LblRemoveTag: 'Remove {tag}',
@@ -205,7 +209,8 @@ export const en = {
   MsgImportErrors: 'Errors: {count}',
   // Not yet built pages and the session list (spec 000 section 2)
   MsgPageNotAvailable: 'This page is not available yet',
-  MsgPageNotAvailableText: 'This version of Tessera does not include this screen yet. Everything else in the menu works.',
+  MsgPageNotAvailableText:
+    'This version of Tessera does not include this screen yet. Everything else in the menu works.',
   MenuSessions: 'Sessions',
   LblUser: 'User',
   LblAddress: 'Address',
@@ -215,6 +220,6 @@ export const en = {
   MsgAskEndSession: 'End the session of {user}? They will have to sign in again.',
   MsgSessionEnded: 'Session ended',
   MsgNoSessions: 'No sessions',
-} as const;
+} as const satisfies Record<string, Message<OneOtherPluralCategory>>;
 
 export type MessageKey = keyof typeof en;

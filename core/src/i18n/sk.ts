@@ -1,7 +1,8 @@
 import type { MessageKey } from './en.js';
+import { plural, type Message, type WestSlavicPluralCategory } from './plural.js';
 
-/** Slovak. */
-export const sk: Record<MessageKey, string> = {
+/** Slovak. Counted nouns have four forms: one (1), few (2 to 4), many (fractions: 1,5 záznamu), other (0, 5 and up). */
+export const sk: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   MsgRequiredFieldEmpty: 'Prosím vyplňte hodnotu pre',
   MsgRecordSaved: 'Záznam bol uložený',
   MsgRecordUpdated: 'Záznam bol aktualizovaný',
@@ -47,10 +48,20 @@ export const sk: Record<MessageKey, string> = {
   MsgStep: 'Krok {n} z {total}',
   MsgObjectNotFound: 'Objekt sa nenašiel: {name}',
   MsgOperationNotAvailable: 'Operácia nie je dostupná počas úpravy zoznamu.',
-  MsgAskDeleteMany: 'Naozaj chcete vymazať {n} záznam(ov)?',
+  MsgAskDeleteMany: plural('n', {
+    one: 'Naozaj chcete vymazať {n} záznam?',
+    few: 'Naozaj chcete vymazať {n} záznamy?',
+    many: 'Naozaj chcete vymazať {n} záznamu?',
+    other: 'Naozaj chcete vymazať {n} záznamov?',
+  }),
   MsgListLoadFailed: 'Zoznam sa nepodarilo načítať: {message}',
   MsgNoRecords: 'Žiadne záznamy',
-  MsgRecordCount: '{n} záznamov',
+  MsgRecordCount: plural('n', {
+    one: '{n} záznam',
+    few: '{n} záznamy',
+    many: '{n} záznamu',
+    other: '{n} záznamov',
+  }),
   MsgShowingOf: '{shown} z {count}',
   CmdShowMore: 'Zobraziť viac',
   LblSearch: 'Hľadať',
@@ -83,12 +94,22 @@ export const sk: Record<MessageKey, string> = {
   LblYes: 'Áno',
   LblNo: 'Nie',
   LblNone: '(žiadne)',
-  MsgAgeYears: 'Vek: {n} r.',
-  MsgAgeMonths: 'Vek: {n} mes.',
+  MsgAgeYears: plural('n', {
+    one: 'Vek: {n} rok',
+    few: 'Vek: {n} roky',
+    many: 'Vek: {n} roka',
+    other: 'Vek: {n} rokov',
+  }),
+  MsgAgeMonths: plural('n', {
+    one: 'Vek: {n} mesiac',
+    few: 'Vek: {n} mesiace',
+    many: 'Vek: {n} mesiaca',
+    other: 'Vek: {n} mesiacov',
+  }),
   LblDurationHint: 'hodiny:minúty:sekundy',
   LblAddTag: 'Pridať štítok',
   LblRemoveTag: 'Odstrániť {tag}',
-  MsgMoreTags: 'ďalších {n}',
+  MsgMoreTags: plural('n', { one: 'ďalší {n}', few: 'ďalšie {n}', many: 'ďalších {n}', other: 'ďalších {n}' }),
   MsgTagRepeated: 'Štítok už je v zozname',
   LblLookupSearch: 'Hľadať: {entity}',
   LblOpenLookupDialog: 'Prehľadávať: {entity}',
@@ -189,8 +210,29 @@ export const sk: Record<MessageKey, string> = {
   MenuImport: 'Import',
   MenuExport: 'Export',
   // Import (spec 002 section 8)
-  MsgImportConfirm: 'Import vytvorí {n} záznam(ov) a aktualizuje {m} záznam(ov). Pokračovať?',
-  MsgImported: 'Importované: {n} záznamov',
+  MsgImportConfirm: [
+    'Import vytvorí ',
+    plural('n', {
+      one: '{n} záznam',
+      few: '{n} záznamy',
+      many: '{n} záznamu',
+      other: '{n} záznamov',
+    }),
+    ' a aktualizuje ',
+    plural('m', {
+      one: '{m} záznam',
+      few: '{m} záznamy',
+      many: '{m} záznamu',
+      other: '{m} záznamov',
+    }),
+    '. Pokračovať?',
+  ],
+  MsgImported: plural('n', {
+    one: 'Importované: {n} záznam',
+    few: 'Importované: {n} záznamy',
+    many: 'Importované: {n} záznamu',
+    other: 'Importované: {n} záznamov',
+  }),
   MsgImportErrors: 'Chyby: {count}',
   // Not yet built pages and the session list (spec 000 section 2)
   MsgPageNotAvailable: 'Táto stránka zatiaľ nie je k dispozícii',
