@@ -1,7 +1,7 @@
 import { Link, useLocation } from 'react-router';
 import { useT } from '../i18n.js';
 import { firstItem } from './menu.js';
-import { useShell } from './shell.js';
+import { useShell } from './shell-context.js';
 
 /**
  * The app routes of spec 000 section 2 whose screens this version does not have yet

@@ -1,0 +1,28 @@
+import { NavLink } from 'react-router';
+import { useT } from '../i18n.js';
+import { Icon } from '../ui/icons.js';
+import type { MenuEntry } from './menu.js';
+
+/** A menu label: from the catalogue when it has a key, else as the metadata writes it. */
+export const ItemLabel = ({ item }: { item: { label: string; labelKey?: Parameters<ReturnType<typeof useT>>[0] } }) => {
+  const t = useT();
+  return <>{item.labelKey ? t(item.labelKey) : item.label}</>;
+};
+
+/** One menu item: an external link in a new tab, else a route of the app. */
+export const MenuLink = ({ item, appParam, onClick }: { item: MenuEntry; appParam: string; onClick?: () => void }) =>
+  item.external ? (
+    <a className="nav-item" href={item.to} target="_blank" rel="noreferrer">
+      <Icon name="external" />
+      <span>
+        <ItemLabel item={item} />
+      </span>
+    </a>
+  ) : (
+    <NavLink className={({ isActive }) => `nav-item ${isActive ? 'active' : ''}`} to={`/${appParam}/${item.to}`} onClick={onClick}>
+      <Icon name={item.icon} />
+      <span>
+        <ItemLabel item={item} />
+      </span>
+    </NavLink>
+  );
