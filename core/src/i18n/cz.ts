@@ -91,6 +91,13 @@ export const cz: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   DateThisYear: 'Tento rok',
   DateNextYear: 'Příští rok',
   DatePreviousYear: 'Minulý rok',
+  MsgMinutesAgo: 'před {n} min',
+  MsgHoursAgo: plural('n', {
+    one: 'před {n} hodinou',
+    few: 'před {n} hodinami',
+    many: 'před {n} hodinami',
+    other: 'před {n} hodinami',
+  }),
   LblYes: 'Ano',
   LblNo: 'Ne',
   LblNone: '(žádné)',

@@ -85,6 +85,8 @@ export const de: Record<MessageKey, Message<OneOtherPluralCategory>> = {
   DateThisYear: 'Dieses Jahr',
   DateNextYear: 'Nächstes Jahr',
   DatePreviousYear: 'Letztes Jahr',
+  MsgMinutesAgo: 'vor {n} Min.',
+  MsgHoursAgo: plural('n', { one: 'vor {n} Stunde', other: 'vor {n} Stunden' }),
   LblYes: 'Ja',
   LblNo: 'Nein',
   LblNone: '(keine)',

@@ -90,6 +90,9 @@ export const en = {
   DateThisYear: 'This year',
   DateNextYear: 'Next year',
   DatePreviousYear: 'Previous year',
+  // Activity feed: relative time (spec 001 section 2 quotes '1 min ago')
+  MsgMinutesAgo: '{n} min ago',
+  MsgHoursAgo: plural('n', { one: '{n} hour ago', other: '{n} hours ago' }),
   // Editors
   LblYes: 'Yes',
   LblNo: 'No',

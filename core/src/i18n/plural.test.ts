@@ -11,6 +11,7 @@ import {
   type MessageKey,
 } from './catalogue.js';
 import { isPlural, messageParts, plural, pluralForm, pluralRules } from './plural.js';
+import { relativeTime, relativeTimeText } from '../records/relative-time.js';
 
 const COUNTS = [0, 1, 2, 3, 4, 5, 21, 22, 1.5] as const;
 /** The text of a key for each of COUNTS, in order. */
@@ -169,5 +170,22 @@ describe('every plural entry of the catalogue has the categories its language us
         expect(text).toBe(fillPlaceholders(chosen.join(''), params));
       }),
     );
+  });
+});
+
+describe('relative time of the activity feed in the catalogue (spec 001 section 2)', () => {
+  const now = Date.parse('2024-05-10T12:00:00Z');
+  const text = (agoMs: number, lang: Language) => relativeTimeText(relativeTime(now - agoMs, now)!, undefined, lang);
+  it("English stays as quoted ('1 min ago', '1 hour ago', '3 hours ago'); hours are a plural form in sk, cz and de", () => {
+    expect(text(0, 'en')).toBe('1 min ago');
+    expect(text(3_600_000, 'en')).toBe('1 hour ago');
+    expect(text(3 * 3_600_000, 'en')).toBe('3 hours ago');
+    expect(text(5 * 60_000, 'sk')).toBe('pred 5 min');
+    expect(text(3_600_000, 'sk')).toBe('pred 1 hodinou');
+    expect(text(2 * 3_600_000, 'sk')).toBe('pred 2 hodinami');
+    expect(text(3_600_000, 'cz')).toBe('před 1 hodinou');
+    expect(text(5 * 3_600_000, 'cz')).toBe('před 5 hodinami');
+    expect(text(3_600_000, 'de')).toBe('vor 1 Stunde');
+    expect(text(21 * 3_600_000, 'de')).toBe('vor 21 Stunden');
   });
 });

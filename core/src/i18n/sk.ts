@@ -91,6 +91,13 @@ export const sk: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   DateThisYear: 'Tento rok',
   DateNextYear: 'Budúci rok',
   DatePreviousYear: 'Minulý rok',
+  MsgMinutesAgo: 'pred {n} min',
+  MsgHoursAgo: plural('n', {
+    one: 'pred {n} hodinou',
+    few: 'pred {n} hodinami',
+    many: 'pred {n} hodinami',
+    other: 'pred {n} hodinami',
+  }),
   LblYes: 'Áno',
   LblNo: 'Nie',
   LblNone: '(žiadne)',

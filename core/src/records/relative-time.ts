@@ -1,3 +1,5 @@
+import { translate, type Language } from '../i18n/index.js';
+
 /**
  * Spec 001 section 2, activity feed: how long ago something happened. Under 60 seconds it is
  * one minute ('1 min ago'), under an hour whole minutes, under a day whole hours, else the
@@ -22,9 +24,16 @@ export const relativeTime = (then: string | number | Date, now: number | Date): 
   return { unit: 'date', date: new Date(t) };
 };
 
-/** English text of a relative time: '1 min ago', '5 min ago', '1 hour ago', '3 hours ago'; the date through `formatDate`. */
-export const relativeTimeText = (rt: RelativeTime, formatDate: (d: Date) => string = (d) => d.toISOString().slice(0, 10)): string => {
-  if (rt.unit === 'minutes') return `${rt.count} min ago`;
-  if (rt.unit === 'hours') return rt.count === 1 ? '1 hour ago' : `${rt.count} hours ago`;
+/**
+ * The text of a relative time from the i18n catalogue (English by default: '1 min ago', '5 min ago',
+ * '1 hour ago', '3 hours ago'; hours are a plural form, 'pred 2 hodinami'); the date through `formatDate`.
+ */
+export const relativeTimeText = (
+  rt: RelativeTime,
+  formatDate: (d: Date) => string = (d) => d.toISOString().slice(0, 10),
+  lang: Language = 'en',
+): string => {
+  if (rt.unit === 'minutes') return translate(lang, 'MsgMinutesAgo', { n: rt.count });
+  if (rt.unit === 'hours') return translate(lang, 'MsgHoursAgo', { n: rt.count });
   return formatDate(rt.date);
 };
