@@ -22,9 +22,9 @@ export const describeErrors = (errors: t.Errors): string[] =>
     e.context.forEach((c, i) => {
       if (i === 0) return;
       // Members of an intersection or union carry their index as key: not part of the data's path.
-      // A recursive codec (t.recursion) adds no entry of its own: look through it to its definition.
+      // A recursive codec (t.recursion) or an exact one (t.exact) adds no entry of its own: look through it to its definition.
       const parent = e.context[i - 1].type as { _tag?: string; type?: { _tag?: string } };
-      const parentTag = parent._tag === 'RecursiveType' ? parent.type?._tag : parent._tag;
+      const parentTag = parent._tag === 'RecursiveType' || parent._tag === 'ExactType' ? parent.type?._tag : parent._tag;
       if (parentTag === 'IntersectionType' || parentTag === 'UnionType') return;
       const named = c.actual as { logicalName?: unknown } | undefined;
       const label = named && typeof named === 'object' && typeof named.logicalName === 'string' ? `(${named.logicalName})` : '';

@@ -5,6 +5,8 @@
 export * from './errors.js';
 export * from './decode.js';
 export * from './metadata/entity.js';
+/** FIELD_TYPES: what each property type means (wire decode, stored form, import cell, query value, column kind); every switch on a type reads it. */
+export * from './metadata/field-types.js';
 export * from './query/query.js';
 export * from './permissions/types.js';
 /** packMask(levels) / unpackMask(mask): four 2-bit levels in 4-bit slots, create lowest; the full mask is 13107. */
@@ -109,3 +111,5 @@ export * from './services/change-visible-to.js';
 export * from './services/importable-entity.js';
 export * from './services/export-request.js';
 export * from './services/administration.js';
+/** The wire contract (docs/api.md): a request and an answer codec per call, the route table the server mounts and the client decodes with. */
+export * from './api/index.js';

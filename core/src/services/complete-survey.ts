@@ -1,5 +1,5 @@
 import { isLeft, left, right, type Either } from 'fp-ts/lib/Either.js';
-import { isGuid } from '../api/guid.js';
+import { Guid } from '../api/guid.js';
 import { fieldNotFound, inputError, noObject, type DomainError } from '../errors.js';
 import type { Entity, EntityRecord, LookupValue } from '../metadata/entity.js';
 import type { Clock } from '../ports/clock.js';
@@ -79,7 +79,7 @@ const findOpenSurvey = async (deps: SurveyDeps, key: string): Promise<Either<Sur
   let survey: OpenSurvey | null = null;
   const template = await one(deps.store, SURVEY_TEMPLATE, 'key', key);
   if (template) survey = { template, record: null };
-  else if (isGuid(key)) {
+  else if (Guid.is(key)) {
     const record = await one(deps.store, SURVEY_RECORD, 'id', key);
     const templateId = record ? ((record.templateid as LookupValue | null)?.id ?? null) : null;
     const linked = templateId ? await one(deps.store, SURVEY_TEMPLATE, 'id', templateId) : null;

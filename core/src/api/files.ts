@@ -1,0 +1,49 @@
+import * as t from 'io-ts';
+import { ExportFormat, ExportOptions } from '../export/export-options.js';
+import { IMPORT_MODES, type ImportMode } from '../import/row-marking.js';
+import { FetchRequest } from '../query/query.js';
+import { queryText } from './text-fields.js';
+
+/** update (default), skip or create: what an import does with a row that matches a record. */
+export const ImportModeCodec = t.keyof(Object.fromEntries(IMPORT_MODES.map((m) => [m, null])) as Record<ImportMode, null>, 'mode');
+
+/** POST /api/import/upload?entity=E&fileName=F[&match=FIELD&mode=...]: the file is the raw body. */
+export const ImportUploadQuery = t.intersection(
+  [t.type({ entity: queryText, fileName: queryText, match: queryText }), t.partial({ mode: ImportModeCodec })],
+  'import upload query',
+);
+export type ImportUploadQuery = t.TypeOf<typeof ImportUploadQuery>;
+
+/** POST /api/import/commit. */
+export const ImportCommitRequest = t.exact(t.intersection([t.type({ uploadId: t.string }), t.partial({ match: t.string, mode: ImportModeCodec })]), 'import commit');
+export type ImportCommitRequest = t.TypeOf<typeof ImportCommitRequest>;
+
+/** GET /api/import/template?entity=E. */
+export const ImportTemplateQuery = t.type({ entity: queryText }, 'import template query');
+
+/** The preview and the result of an import (counts, error lines, notes; core/src/import). */
+export const ImportPreviewAnswer = t.intersection(
+  [
+    t.type({ uploadId: t.string, entity: t.string, fileName: t.string, confirmation: t.string, rows: t.number, create: t.number, update: t.number, skip: t.number, errors: t.number }),
+    t.type({ ignoredColumns: t.array(t.string), errorLines: t.array(t.string), notes: t.array(t.string), sample: t.array(t.unknown) }),
+    t.partial({ fatal: t.string }),
+  ],
+  'import preview',
+);
+export const ImportOutcomeAnswer = t.intersection(
+  [
+    t.type({ imported: t.number, created: t.number, updated: t.number, skipped: t.number, errors: t.number, errorLines: t.array(t.string), notes: t.array(t.string), text: t.string }),
+    t.partial({ fatal: t.string, cancelled: t.boolean }),
+  ],
+  'import outcome',
+);
+
+/** POST /api/export: the query, and optionally the format, options, the selected ids and a title suffix. */
+export const ExportRequestBody = t.exact(
+  t.intersection([t.type({ query: FetchRequest }), t.partial({ format: ExportFormat, options: ExportOptions, ids: t.array(t.string), titleSuffix: t.string })]),
+  'export body',
+);
+export type ExportRequestBody = t.TypeOf<typeof ExportRequestBody>;
+
+/** A file download (CSV, JSON or PDF with Content-Disposition): not decoded as data. */
+export const FileAnswer = t.unknown;

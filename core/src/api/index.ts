@@ -1,0 +1,11 @@
+/** The wire contract of docs/api.md: request and answer codecs per call, and the one route table. */
+export * from './contract.js';
+export * from './guid.js';
+export * from './text-fields.js';
+export * from './records.js';
+export * from './sign-in.js';
+export * from './sessions.js';
+export * from './surveys.js';
+export * from './cloud.js';
+export * from './files.js';
+export * from './routes.js';

@@ -1,0 +1,67 @@
+import * as t from 'io-ts';
+import { UserContext } from '../metadata/user-context.js';
+import { AccessTokenAnswer, DistanceAnswer, DistanceRequest } from './cloud.js';
+import { call, type CallContract } from './contract.js';
+import { ExportRequestBody, FileAnswer, ImportCommitRequest, ImportOutcomeAnswer, ImportPreviewAnswer, ImportTemplateQuery, ImportUploadQuery } from './files.js';
+import { ExecuteMultipleAnswer, ExecuteMultipleRequest, FetchAnswer, FetchRequestBody, WriteItemCodec } from './records.js';
+import { AppErrorReport, EndSessionQuery, SessionList, StreamQuery, StreamTokenAnswer, UserContextQuery } from './sessions.js';
+import {
+  ForcedPasswordChangeForm,
+  LoginForm,
+  MagicLinkForm,
+  PasswordChangeForm,
+  PuzzleAnswer,
+  SignInAnswer,
+  SignUpForm,
+  TrialForm,
+} from './sign-in.js';
+import { SurveyAnswers, SurveyPageAnswer } from './surveys.js';
+import { NoInput, queryText, TextAnswer } from './text-fields.js';
+
+const ProviderStartQuery = t.type({ redirectUrl: queryText, origin: queryText }, 'sign-in query');
+const ProviderSignUpQuery = t.type({ redirectUrl: queryText, origin: queryText, puzzle: queryText }, 'sign-up query');
+/** The provider's answer: the code flow's parameters, read by the identity provider adapter. */
+const ProviderCallback = t.UnknownRecord;
+
+/**
+ * The HTTP contract: every call of docs/api.md, once. The server mounts each with its handler
+ * (adapters-http/src/route.ts decodes the request or answers 400 ERR_INPUT); the web client
+ * decodes the answers with the same codecs; docs/api.md lists these calls (a test compares).
+ */
+export const API = {
+  login: call({ method: 'POST', path: '/api/login', input: 'form', session: false, request: LoginForm, answer: SignInAnswer, answerKind: 'json', what: 'login form', summary: 'sign in; the token comes back in `x-accessptoken`' }),
+  logout: call({ method: 'POST', path: '/api/logout', input: 'none', session: false, request: NoInput, answer: TextAnswer, answerKind: 'text', what: 'logout', summary: 'ends the session of the token sent; `OK`' }),
+  notAuthorized: call({ method: 'GET', path: '/api/401', input: 'none', session: false, request: NoInput, answer: NoInput, answerKind: 'empty', what: '401', summary: 'always `401 NOT AUTHORIZED` (called after logout)' }),
+  getMagic: call({ method: 'POST', path: '/api/getmagic', input: 'form', session: false, request: MagicLinkForm, answer: TextAnswer, answerKind: 'text', what: 'getmagic form', summary: 'mails a sign-in, forgot-password or invitation link; `OK_CHECK_EMAIL`' }),
+  mustChangePassword: call({ method: 'POST', path: '/api/mustchangepassword', input: 'form', session: false, request: ForcedPasswordChangeForm, answer: SignInAnswer, answerKind: 'json', what: 'mustchangepassword form', summary: 'sets a new password with the old one or a link token; answers like login' }),
+  changePassword: call({ method: 'POST', path: '/api/changepassword', input: 'form', session: true, request: PasswordChangeForm, answer: TextAnswer, answerKind: 'text', what: 'changepassword form', summary: 'one\'s own password, or another user\'s (administrators); `OK`' }),
+  formPuzzle: call({ method: 'GET', path: '/api/formpuzzle', input: 'none', session: false, request: NoInput, answer: PuzzleAnswer, answerKind: 'json', what: 'formpuzzle', summary: 'the sign-up proof of work `{ salt, hash, cookie, iv }`' }),
+  signUp: call({ method: 'POST', path: '/api/signup', input: 'form', session: false, request: SignUpForm, answer: TextAnswer, answerKind: 'text', what: 'signup form', summary: 'creates an organization and its first user; `OK` with a token' }),
+  trial: call({ method: 'POST', path: '/api/trial', input: 'form', session: false, request: TrialForm, answer: TextAnswer, answerKind: 'text', what: 'trial form', summary: 'a trial organization: `WAIT` while it is created, then `OK` with a token' }),
+  appError: call({ method: 'POST', path: '/api/apperror', input: 'json', session: false, request: AppErrorReport, answer: TextAnswer, answerKind: 'text', what: 'apperror body', summary: 'a client error report; `OK`' }),
+  sessionList: call({ method: 'GET', path: '/api/cache_debug', input: 'none', session: true, request: NoInput, answer: SessionList, answerKind: 'json', what: 'cache_debug', summary: 'the organization\'s sessions (administrators)' }),
+  endSession: call({ method: 'GET', path: '/api/cache_debug_delete', input: 'query', session: true, request: EndSessionQuery, answer: TextAnswer, answerKind: 'text', what: 'cache_debug_delete query', summary: 'ends the session `?name=` (administrators); `OK`' }),
+  streamToken: call({ method: 'GET', path: '/api/ssetoken', input: 'none', session: true, request: NoInput, answer: StreamTokenAnswer, answerKind: 'json', what: 'ssetoken', summary: 'a short-lived token `{ token, expires }` for the stream' }),
+  stream: call({ method: 'GET', path: '/api/stream', input: 'query', session: false, request: StreamQuery, answer: NoInput, answerKind: 'event-stream', what: 'stream query', summary: 'Server-Sent Events of the changes the user may read (`?token=&since=`)' }),
+  surveyPage: call({ method: 'GET', path: '/api/survey/{org}/{key}', input: 'none', session: false, request: NoInput, answer: SurveyPageAnswer, answerKind: 'json', what: 'survey', summary: 'the page of a public survey' }),
+  surveySubmit: call({ method: 'POST', path: '/api/survey/{org}/{key}', input: 'json', session: false, request: SurveyAnswers, answer: TextAnswer, answerKind: 'text', what: 'survey answers', summary: 'answers a public survey; `SurveyCompleted`' }),
+  userContext: call({ method: 'GET', path: '/api/getusercontext', input: 'query', session: true, request: UserContextQuery, answer: UserContext, answerKind: 'json', what: 'getusercontext query', summary: 'the user context (metadata, permissions, apps; `?appId=`)' }),
+  fetch: call({ method: 'POST', path: '/api/fetch', input: 'json', session: true, request: FetchRequestBody, answer: FetchAnswer, answerKind: 'json', what: 'fetch request', summary: 'a page of records of a query' }),
+  update: call({ method: 'POST', path: '/api/update', input: 'json', session: true, request: WriteItemCodec, answer: TextAnswer, answerKind: 'text', what: 'update', summary: 'one create, update or delete; answers the id' }),
+  executeMultiple: call({ method: 'POST', path: '/api/executemultiple', input: 'json', session: true, request: ExecuteMultipleRequest, answer: ExecuteMultipleAnswer, answerKind: 'json', what: 'executemultiple body', summary: 'a batch of writes, optionally atomic; one answer per item' }),
+  accessToken: call({ method: 'GET', path: '/api/azure/accesstoken', input: 'none', session: true, request: NoInput, answer: AccessTokenAnswer, answerKind: 'json', what: 'accesstoken', summary: 'a Microsoft Graph token `{ access_token, expires_on }`' }),
+  distance: call({ method: 'POST', path: '/api/distance', input: 'json', session: true, request: DistanceRequest, answer: DistanceAnswer, answerKind: 'json', what: 'distance body', summary: 'driving directions between lat,lon stops' }),
+  importUpload: call({ method: 'POST', path: '/api/import/upload', input: 'query', session: true, request: ImportUploadQuery, answer: ImportPreviewAnswer, answerKind: 'json', what: 'import upload query', summary: 'uploads a CSV or JSON file (the raw body); answers the checked preview' }),
+  importCommit: call({ method: 'POST', path: '/api/import/commit', input: 'json', session: true, request: ImportCommitRequest, answer: ImportOutcomeAnswer, answerKind: 'json', what: 'import commit', summary: 'writes an uploaded file; answers the result' }),
+  importTemplate: call({ method: 'GET', path: '/api/import/template', input: 'query', session: true, request: ImportTemplateQuery, answer: FileAnswer, answerKind: 'file', what: 'import template query', summary: 'the CSV template of an entity (`?entity=`)' }),
+  export: call({ method: 'POST', path: '/api/export', input: 'json', session: true, request: ExportRequestBody, answer: FileAnswer, answerKind: 'file', what: 'export body', summary: 'a CSV, JSON or PDF file of a query' }),
+  providerSignIn: call({ method: 'GET', path: '/auth/{provider}/{organization}', input: 'query', session: false, request: ProviderStartQuery, answer: NoInput, answerKind: 'redirect', what: 'sign-in query', summary: 'starts a provider sign-in (302 to the provider)' }),
+  providerSignUp: call({ method: 'GET', path: '/auth/{provider}/signup/{organization}', input: 'query', session: false, request: ProviderSignUpQuery, answer: NoInput, answerKind: 'redirect', what: 'sign-up query', summary: 'starts a provider sign-up (302 to the provider)' }),
+  providerCallbackGet: call({ method: 'GET', path: '/auth/callback/{provider}', input: 'query', session: false, request: ProviderCallback, answer: NoInput, answerKind: 'redirect', what: 'callback', summary: 'the provider\'s answer; 303 to the client with the token in the fragment' }),
+  providerCallbackPost: call({ method: 'POST', path: '/auth/callback/{provider}', input: 'form', session: false, request: ProviderCallback, answer: NoInput, answerKind: 'redirect', what: 'callback', summary: 'the same, as a form post (Apple)' }),
+} as const;
+
+export type ApiCalls = typeof API;
+
+/** Every call, in the order of the table. */
+export const API_CALLS: readonly CallContract[] = Object.values(API) as readonly CallContract[];
