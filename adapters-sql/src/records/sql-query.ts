@@ -4,6 +4,7 @@ import {
   lookupTargetColumn,
   parseLikePattern,
   primaryKeyOf,
+  FIELD_TYPES,
   ROOT_TABLE,
   type ColumnRef,
   type DateGrouping,
@@ -116,7 +117,7 @@ class Builder {
 
   column(c: ColumnRef): Expr {
     const e = ref(c.table, c.property.logicalName);
-    return c.property.type === 'VersionNumber' ? versionExpr(this.d.kind, e) : e;
+    return FIELD_TYPES[c.property.type].stored === 'counter' ? versionExpr(this.d.kind, e) : e;
   }
 
   /** The label of a lookup column: the target's name, from one LEFT JOIN per target. */
@@ -278,7 +279,7 @@ class Builder {
   }
 }
 
-const isLookup = (p: Property): boolean => p.type === 'Lookup';
+const isLookup = (p: Property): boolean => FIELD_TYPES[p.type].stored === 'lookup';
 
 /** Compiles a validated plan for a dialect. `scope` gives each entity's read scope for the caller. */
 export const compileFetch = (

@@ -1,10 +1,12 @@
 import {
+  FIELD_TYPES,
   hasFlag,
   lookupTargetColumn,
   type Entity,
   type FieldValue,
   type Property,
   type Scalar,
+  type StoredForm,
   type StoredRecord,
   type StoredValue,
 } from '@tessera/core/internal';
@@ -22,7 +24,7 @@ export const param = (kind: SqlDialectKind, v: Scalar): unknown => (typeof v ===
 
 /** The column values of one stored field. */
 export const columnsOf = (kind: SqlDialectKind, p: Property, v: StoredValue | undefined): Array<[string, unknown]> => {
-  if (p.type === 'Lookup') {
+  if (FIELD_TYPES[p.type].stored === 'lookup') {
     const ref = v && typeof v === 'object' ? v : null;
     return [
       [p.logicalName, ref ? ref.id : null],
@@ -31,35 +33,30 @@ export const columnsOf = (kind: SqlDialectKind, p: Property, v: StoredValue | un
   }
   if (v === undefined || v === null) return [[p.logicalName, null]];
   if (typeof v === 'boolean') return [[p.logicalName, v ? 1 : 0]];
-  if (p.type === 'Binary' && typeof v === 'string') return [[p.logicalName, Buffer.from(v, 'base64')]];
-  return [[p.logicalName, kind === 'mssql' && p.type === 'DateTime' && typeof v === 'string' ? v : v]];
+  if (FIELD_TYPES[p.type].stored === 'base64' && typeof v === 'string') return [[p.logicalName, Buffer.from(v, 'base64')]];
+  return [[p.logicalName, v]];
 };
 
-/** A read column value in stored form (no lookup here: see lookupOf). */
-export const scalarOf = (p: Property, v: unknown): StoredValue => {
-  if (v === null || v === undefined) return null;
-  switch (p.type) {
-    case 'Boolean':
-      return v === true || v === 1 || v === '1' || v === 1n;
-    case 'DateTime': {
-      const iso = v instanceof Date ? v.toISOString() : String(v);
-      return hasFlag(p, 'DateOnly') ? iso.slice(0, 10) : iso;
-    }
-    case 'Guid':
-    case 'Lookup':
-      return String(v).toLowerCase();
-    case 'Integer':
-    case 'Decimal':
-    case 'Float':
-    case 'Money':
-    case 'VersionNumber':
-      return typeof v === 'number' ? v : Number(v);
-    case 'Binary':
-      return Buffer.isBuffer(v) ? v.toString('base64') : String(v);
-    default:
-      return typeof v === 'string' ? v : String(v);
-  }
+/**
+ * A read column value in stored form, one reader per stored form of the field-type registry
+ * (no lookup here: see lookupOf). SQLite answers 0/1 for bit and text for dates; SQL Server
+ * Date objects and upper-case uniqueidentifiers.
+ */
+const FROM_SQL: Record<StoredForm, (p: Property, v: unknown) => StoredValue> = {
+  text: (_, v) => (typeof v === 'string' ? v : String(v)),
+  number: (_, v) => (typeof v === 'number' ? v : Number(v)),
+  counter: (_, v) => (typeof v === 'number' ? v : Number(v)),
+  boolean: (_, v) => v === true || v === 1 || v === '1' || v === 1n,
+  instant: (p, v) => {
+    const iso = v instanceof Date ? v.toISOString() : String(v);
+    return hasFlag(p, 'DateOnly') ? iso.slice(0, 10) : iso;
+  },
+  id: (_, v) => String(v).toLowerCase(),
+  lookup: (_, v) => String(v).toLowerCase(),
+  base64: (_, v) => (Buffer.isBuffer(v) ? v.toString('base64') : String(v)),
 };
+
+export const scalarOf = (p: Property, v: unknown): StoredValue => (v === null || v === undefined ? null : FROM_SQL[FIELD_TYPES[p.type].stored](p, v));
 
 /** A lookup read from its id and target columns (target defaults to the only target). */
 export const lookupOf = (p: Property, id: unknown, target: unknown): { id: string; name: string } | null =>
@@ -72,7 +69,7 @@ export const storedRow = (e: Entity, row: Row): StoredRecord => {
   const out: StoredRecord = {};
   for (const p of e.properties) {
     out[p.logicalName] =
-      p.type === 'Lookup' ? lookupOf(p, row[p.logicalName], row[lookupTargetColumn(p.logicalName)]) : scalarOf(p, row[p.logicalName]);
+      FIELD_TYPES[p.type].stored === 'lookup' ? lookupOf(p, row[p.logicalName], row[lookupTargetColumn(p.logicalName)]) : scalarOf(p, row[p.logicalName]);
   }
   return out;
 };
@@ -80,7 +77,7 @@ export const storedRow = (e: Entity, row: Row): StoredRecord => {
 /** The wire form of a read value: versionnumber as text, a lookup with its label. */
 export const wireValue = (p: Property, v: StoredValue, label?: unknown): FieldValue => {
   if (v === null) return null;
-  if (p.type === 'VersionNumber') return String(v);
+  if (FIELD_TYPES[p.type].stored === 'counter') return String(v);
   if (typeof v === 'object') return { id: v.id, name: v.name, label: typeof label === 'string' ? label : null };
   return v;
 };

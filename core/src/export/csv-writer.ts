@@ -1,5 +1,5 @@
 import { hasFlag, type LookupValue } from '../metadata/entity.js';
-import { isNumericType, isOptionSet } from '../import/coerce.js';
+import { FIELD_TYPES, type StoredForm } from '../metadata/field-types.js';
 import { BOM } from '../import/csv-preamble.js';
 import { csvCell, csvQuote } from './csv-cell.js';
 import type { ExportColumn } from './export-columns.js';
@@ -10,7 +10,8 @@ import type { Totals } from './totals.js';
 /**
  * CSV export (spec 002 section 5): semicolon-separated, UTF-8 with a byte-order mark, an
  * optional first line `sep=;`, a header of logical names, lines ending in CRLF. Dates are ISO,
- * numbers use the configured decimal separator, booleans are true/false, option sets their
+ * numbers use the configured decimal separator (the cell of each type is its stored form's
+ * writer below, from the field-type registry), booleans are true/false, option sets their
  * value, lookups id / target / label. Text cells that a spreadsheet would run as a formula are
  * neutralized (unless the option is off); numbers, dates and ids are never text a formula
  * could hide in, so a negative number stays a number.
@@ -34,31 +35,45 @@ export const formatDecimal = (n: number, separator: '.' | ','): string => {
 const textCell = (text: string, o: CsvWriteOptions): string =>
   o.neutralizeFormulas && needsNeutralizing(text) ? csvQuote(neutralizeFormula(text)) : csvCell(text, CSV_SEPARATOR);
 
-const cell = (c: ExportColumn, v: unknown, o: CsvWriteOptions): string => {
-  if (v === null || v === undefined || v === '') return '';
-  const p = c.property;
-  if (p.type === 'Lookup') {
+type CellWriter = (c: ExportColumn, v: unknown, o: CsvWriteOptions) => string;
+
+/** A value of an unexpected JS type for its column: an object as JSON text, anything else as it reads. */
+const anyCell: CellWriter = (_, v, o) => (typeof v === 'object' ? textCell(JSON.stringify(v), o) : csvCell(String(v), CSV_SEPARATOR));
+
+/** The CSV cell of each stored form of the field-type registry (option sets hold numbers: their value). */
+const CELL_WRITERS: Record<StoredForm, CellWriter> = {
+  text: (_, v, o) => (typeof v === 'object' ? textCell(JSON.stringify(v), o) : textCell(String(v), o)),
+  // A whole number has no point, so integers and option values read the same with either separator.
+  number: (c, v, o) => (typeof v === 'number' ? formatDecimal(v, o.decimalSeparator) : anyCell(c, v, o)),
+  boolean: (_, v) => (v === true || v === 1 || v === 'true' ? 'true' : 'false'),
+  instant: (c, v, o) => (v instanceof Date ? (hasFlag(c.property, 'DateOnly') ? v.toISOString().slice(0, 10) : v.toISOString()) : anyCell(c, v, o)),
+  id: anyCell,
+  lookup: (c, v, o) => {
     const l = (typeof v === 'object' ? v : { id: String(v) }) as Partial<LookupValue>;
     if (c.part === 'value') return csvCell(l.id ?? '', CSV_SEPARATOR);
     if (c.part === 'target') return textCell(l.name ?? '', o);
     return textCell(l.label ?? '', o);
-  }
-  if (typeof v === 'number') {
-    if (isOptionSet(p) || p.type === 'Integer') return String(v);
-    if (isNumericType(p)) return formatDecimal(v, o.decimalSeparator);
-  }
-  if (p.type === 'Boolean') return v === true || v === 1 || v === 'true' ? 'true' : 'false';
-  if (p.type === 'DateTime' && v instanceof Date) return hasFlag(p, 'DateOnly') ? v.toISOString().slice(0, 10) : v.toISOString();
-  if (typeof v === 'object') return textCell(JSON.stringify(v), o);
-  const text = String(v);
-  return p.type === 'String' ? textCell(text, o) : csvCell(text, CSV_SEPARATOR);
+  },
+  base64: anyCell,
+  counter: anyCell,
+};
+
+/** The writers of a column list, resolved once per list (an export writes 100k records with the same columns). */
+const writersOf = new WeakMap<readonly ExportColumn[], CellWriter[]>();
+const cellWriters = (columns: readonly ExportColumn[]): CellWriter[] => {
+  let w = writersOf.get(columns);
+  if (w === undefined) writersOf.set(columns, (w = columns.map((c) => CELL_WRITERS[FIELD_TYPES[c.property.type].stored])));
+  return w;
 };
 
 export const csvRecordLine = (columns: readonly ExportColumn[], record: Readonly<Record<string, unknown>>, o: CsvWriteOptions): string => {
+  const writers = cellWriters(columns);
   let line = '';
   for (let i = 0; i < columns.length; i++) {
     if (i > 0) line += CSV_SEPARATOR;
-    line += cell(columns[i], record[columns[i].property.logicalName], o);
+    const c = columns[i];
+    const v = record[c.property.logicalName];
+    if (v !== null && v !== undefined && v !== '') line += writers[i](c, v, o);
   }
   return line + EOL;
 };

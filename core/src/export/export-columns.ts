@@ -1,6 +1,7 @@
 import { left, right, type Either } from 'fp-ts/lib/Either.js';
 import { fieldNotFound, type InputError } from '../errors.js';
 import type { Entity, Property } from '../metadata/entity.js';
+import { FIELD_TYPES } from '../metadata/field-types.js';
 
 /**
  * Which fields an export writes: the chosen columns (export option `columns`, or the query's
@@ -11,7 +12,7 @@ import type { Entity, Property } from '../metadata/entity.js';
  */
 export type ExportColumn = { header: string; property: Property; part: 'value' | 'target' | 'label' };
 
-export const isExportable = (p: Property): boolean => p.type !== 'Binary' && p.type !== 'VersionNumber' && p.secret !== true;
+export const isExportable = (p: Property): boolean => FIELD_TYPES[p.type].transferable && p.secret !== true;
 
 export const exportProperties = (entity: Entity, names?: readonly string[]): Either<InputError, Property[]> => {
   if (names === undefined || names.length === 0) return right(entity.properties.filter(isExportable));
@@ -26,7 +27,7 @@ export const exportProperties = (entity: Entity, names?: readonly string[]): Eit
 
 export const csvColumns = (properties: readonly Property[]): ExportColumn[] =>
   properties.flatMap((p): ExportColumn[] =>
-    p.type === 'Lookup'
+    FIELD_TYPES[p.type].stored === 'lookup'
       ? [
           { header: p.logicalName, property: p, part: 'value' },
           { header: `${p.logicalName}Target`, property: p, part: 'target' },

@@ -1,5 +1,6 @@
 import { hasFlag, type Entity, type LookupValue, type Property } from '../metadata/entity.js';
-import { isNumericType, optionsOf, isOptionSet } from '../import/coerce.js';
+import { FIELD_TYPES, isQuantity, type StoredForm } from '../metadata/field-types.js';
+import { isOptionSet, optionsOf } from '../metadata/field-values.js';
 import type { ResolvedExportOptions } from './export-options.js';
 import type { Totals } from './totals.js';
 
@@ -63,7 +64,7 @@ export const pdfTable = (
     fontSize: options.fontSize,
     pageWidth: landscape ? A4.height : A4.width,
     pageHeight: landscape ? A4.width : A4.height,
-    columns: properties.map((p) => ({ field: p.logicalName, header: p.displayName, align: isNumericType(p) ? 'right' : 'left' })),
+    columns: properties.map((p) => ({ field: p.logicalName, header: p.displayName, align: isQuantity(p) ? 'right' : 'left' })),
     totals: options.totals !== false,
   };
 };
@@ -79,15 +80,9 @@ export const formatNumberText = (n: number, decimals: number | undefined, separa
   return `${sign}${grouped}${frac === undefined ? '' : separator + frac}`;
 };
 
-const decimalsOf = (p: Property): number | undefined => (p.type === 'Money' ? (p.precision ?? 2) : p.type === 'Integer' ? 0 : p.precision);
-
 /** The text of a cell as a reader expects it. */
 export const pdfCellText = (p: Property, v: unknown, decimalSeparator: '.' | ',', timeZone = PDF_TIME_ZONE): string => {
   if (v === null || v === undefined || v === '') return '';
-  if (p.type === 'Lookup' && typeof v === 'object') {
-    const l = v as Partial<LookupValue>;
-    return l.label ?? l.id ?? '';
-  }
   if (isOptionSet(p)) {
     const opts = optionsOf(p);
     if (hasFlag(p, 'MultiSelect') && typeof v === 'number') {
@@ -95,9 +90,19 @@ export const pdfCellText = (p: Property, v: unknown, decimalSeparator: '.' | ','
     }
     return opts.find((o) => o.value === v)?.label ?? String(v);
   }
-  if (isNumericType(p) && typeof v === 'number') return formatNumberText(v, decimalsOf(p), decimalSeparator);
-  if (p.type === 'Boolean') return v === true || v === 1 ? '\u2713' : '';
-  if (p.type === 'DateTime' && typeof v === 'string') {
+  return PDF_CELLS[FIELD_TYPES[p.type].stored](p, v, decimalSeparator, timeZone);
+};
+
+type PdfCell = (p: Property, v: unknown, decimalSeparator: '.' | ',', timeZone: string) => string;
+const anyText: PdfCell = (_, v) => (typeof v === 'object' ? JSON.stringify(v) : String(v));
+
+/** The PDF text of each stored form of the field-type registry. */
+const PDF_CELLS: Record<StoredForm, PdfCell> = {
+  text: anyText,
+  number: (p, v, sep, tz) => (typeof v === 'number' ? formatNumberText(v, FIELD_TYPES[p.type].decimals(p), sep) : anyText(p, v, sep, tz)),
+  boolean: (_, v) => (v === true || v === 1 ? '\u2713' : ''),
+  instant: (p, v, sep, timeZone) => {
+    if (typeof v !== 'string') return anyText(p, v, sep, timeZone);
     const d = new Date(v);
     if (Number.isNaN(d.getTime())) return v;
     if (hasFlag(p, 'DateOnly')) return slovakShortDate(d, 'UTC');
@@ -105,8 +110,15 @@ export const pdfCellText = (p: Property, v: unknown, decimalSeparator: '.' | ','
     const hh = Number(parts.find((x) => x.type === 'hour')?.value ?? 0);
     const mm = Number(parts.find((x) => x.type === 'minute')?.value ?? 0);
     return `${slovakShortDate(d, timeZone)} ${pad(hh)}:${pad(mm)}`;
-  }
-  return typeof v === 'object' ? JSON.stringify(v) : String(v);
+  },
+  id: anyText,
+  lookup: (p, v, sep, tz) => {
+    if (typeof v !== 'object') return anyText(p, v, sep, tz);
+    const l = v as Partial<LookupValue>;
+    return l.label ?? l.id ?? '';
+  },
+  base64: anyText,
+  counter: anyText,
 };
 
 /** The totals row's texts, column by column ('' where a column is not totalled). */
@@ -114,7 +126,7 @@ export const pdfTotalsTexts = (properties: readonly Property[], totals: Totals, 
   properties.map((p) => {
     const t = totals.of(p.logicalName);
     if (t === undefined) return '';
-    return t.kind === 'count' ? String(t.value) : formatNumberText(t.value, decimalsOf(p), decimalSeparator);
+    return t.kind === 'count' ? String(t.value) : formatNumberText(t.value, FIELD_TYPES[p.type].decimals(p), decimalSeparator);
   });
 
 /**

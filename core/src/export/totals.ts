@@ -1,10 +1,10 @@
 import type { Property } from '../metadata/entity.js';
-import { isNumericType } from '../import/coerce.js';
+import { isQuantity } from '../metadata/field-types.js';
 
 /**
- * The totals row (spec 002 sections 5 and 9): numeric columns (Integer, Decimal, Money, Float
- * that are not option sets) are summed, the others count their non-empty values. With
- * `chosen` a list of columns, only those are totalled; the rest of the row stays empty.
+ * The totals row (spec 002 sections 5 and 9): quantities (field-types.ts: Integer, Decimal,
+ * Money, Float that are not option sets) are summed, the others count their non-empty values.
+ * With `chosen` a list of columns, only those are totalled; the rest of the row stays empty.
  */
 export type TotalValue = { kind: 'sum' | 'count'; value: number };
 
@@ -17,7 +17,7 @@ export class Totals {
   ) {
     for (const p of properties) {
       if (chosen === false || (Array.isArray(chosen) && !chosen.includes(p.logicalName))) continue;
-      this.sums.set(p.logicalName, { kind: isNumericType(p) ? 'sum' : 'count', value: 0 });
+      this.sums.set(p.logicalName, { kind: isQuantity(p) ? 'sum' : 'count', value: 0 });
     }
   }
 

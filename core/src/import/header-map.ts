@@ -1,4 +1,6 @@
 import type { Entity, Property } from '../metadata/entity.js';
+import { FIELD_TYPES } from '../metadata/field-types.js';
+import { cellCoercion, type CellCoercion } from './coerce.js';
 
 /**
  * Header cells match properties by logicalName or displayName (spec 002 section 5), ignoring
@@ -8,7 +10,8 @@ import type { Entity, Property } from '../metadata/entity.js';
  * and listed, as are columns of fields that import never writes and repeated columns.
  */
 export type ColumnBinding =
-  | { kind: 'value'; property: Property }
+  /** `coerce` reads the column's cells (resolved once per column). */
+  | { kind: 'value'; property: Property; coerce: CellCoercion }
   | { kind: 'target'; property: Property }
   | { kind: 'label'; property: Property };
 
@@ -20,7 +23,7 @@ export type HeaderMap = { bindings: Array<ColumnBinding | null>; ignored: Ignore
 export const NOT_IMPORTABLE_FIELDS: readonly string[] = ['createdon', 'createdby', 'modifiedon', 'modifiedby', 'versionnumber'];
 
 export const isImportable = (p: Property): boolean =>
-  !NOT_IMPORTABLE_FIELDS.includes(p.logicalName) && p.type !== 'VersionNumber' && p.type !== 'Binary' && p.secret !== true;
+  !NOT_IMPORTABLE_FIELDS.includes(p.logicalName) && FIELD_TYPES[p.type].transferable && p.secret !== true;
 
 const norm = (s: string): string => s.trim().toLowerCase();
 
@@ -34,7 +37,7 @@ const propertyNamed = (entity: Entity, header: string): Property | undefined => 
 /** The binding of one header cell (also used for the keys of JSON objects). */
 export const bindColumn = (entity: Entity, header: string): ColumnBinding | IgnoredColumn => {
   const direct = propertyNamed(entity, header);
-  if (direct !== undefined) return isImportable(direct) ? { kind: 'value', property: direct } : { header, reason: 'not importable' };
+  if (direct !== undefined) return isImportable(direct) ? { kind: 'value', property: direct, coerce: cellCoercion(direct) } : { header, reason: 'not importable' };
   for (const [suffix, kind] of [
     ['Target', 'target'],
     ['Label', 'label'],

@@ -1,6 +1,5 @@
 import type { Entity, FieldValue, LookupValue, Property } from '../metadata/entity.js';
 import { restoreNeutralized } from '../export/formula-neutralization.js';
-import { coerceCell } from './coerce.js';
 import { bindColumn, ignoredColumnText, mapHeader, type ColumnBinding, type HeaderMap, type IgnoredColumn } from './header-map.js';
 
 /**
@@ -57,7 +56,7 @@ const addCell = (b: RowBuilder, binding: ColumnBinding, raw: unknown, column: st
     if (t !== '') (b.targets ??= new Map()).set(p.logicalName, { property: p, target: t });
     return;
   }
-  const c = coerceCell(p, raw);
+  const c = binding.coerce(raw);
   switch (c.tag) {
     case 'value':
       row.values[p.logicalName] = c.value;

@@ -1,5 +1,6 @@
 import type { EntityRecord, FieldValue, Property } from '../metadata/entity.js';
 import { primaryKeyOf } from '../metadata/entity.js';
+import { FIELD_TYPES } from '../metadata/field-types.js';
 import { inReadScope } from '../permissions/access.js';
 import type { ReadScope } from '../permissions/types.js';
 import type { FetchResult } from './query.js';
@@ -119,13 +120,14 @@ const outputValue = (source: EvaluationSource, record: EntityRecord | null, prop
   if (!record) return null;
   const v = record[property.logicalName];
   if (v === undefined || v === null) return null;
-  if (property.type === 'Lookup' && typeof v === 'object') {
+  const stored = FIELD_TYPES[property.type].stored;
+  if (stored === 'lookup' && typeof v === 'object') {
     const target = v.name || (property.targets ?? [])[0] || '';
     const targetRow = rowById(source, target, v.id.toLowerCase());
     const label = targetRow && typeof targetRow.name === 'string' ? targetRow.name : null;
     return { id: v.id, name: target, label };
   }
-  if (property.type === 'VersionNumber') return String(v);
+  if (stored === 'counter') return String(v);
   return v as FieldValue;
 };
 
@@ -204,7 +206,7 @@ const pkOf = (plan: QueryPlan, table: string): Property => {
 };
 
 const columnSortCells = (source: EvaluationSource, row: Joined, ref: ColumnRef): Cell[] =>
-  ref.property.type === 'Lookup' ? sortCells(outputValue(source, row[ref.table], ref.property)) : [cellOf(row[ref.table], ref.property)];
+  FIELD_TYPES[ref.property.type].stored === 'lookup' ? sortCells(outputValue(source, row[ref.table], ref.property)) : [cellOf(row[ref.table], ref.property)];
 
 const aggregateOf = (kind: string, cells: Cell[]): Cell => {
   const present = cells.filter((c): c is Scalar => c !== null);
@@ -260,7 +262,7 @@ export const evaluateQuery = (plan: QueryPlan, source: EvaluationSource): FetchR
       for (const c of columns) {
         if (c.kind !== 'aggregate') continue;
         const agg = aggregateOf(c.aggregate, rs.map((r) => cellOf(r[c.column.table], c.column.property)));
-        rec[c.key] = c.column.property.type === 'VersionNumber' && agg !== null && (c.aggregate === 'min' || c.aggregate === 'max') ? String(agg) : agg;
+        rec[c.key] = FIELD_TYPES[c.column.property.type].stored === 'counter' && agg !== null && (c.aggregate === 'min' || c.aggregate === 'max') ? String(agg) : agg;
       }
       return rec;
     });

@@ -45,14 +45,14 @@ describe('validateQuery: every name checked against the metadata, every limit na
           conditions: [
             { attribute: 'founded', operator: 'ge', value: '2024-01-01T01:00:00+01:00' },
             { attribute: 'renewal', operator: 'eq', value: '2025-01-31T10:00:00Z' },
-            { attribute: 'id', operator: 'eq', value: 'ABC' },
+            { attribute: 'id', operator: 'eq', value: 'ABCDEF00-0000-4000-8000-00000000000A' },
             { attribute: 'active', operator: 'eq', value: 'true' },
           ],
         },
       },
     });
     if (isLeft(r)) throw new Error(r.left.message);
-    expect(r.right.filter?.conditions.map((c) => (c.kind === 'compare' ? c.value : null))).toEqual(['2024-01-01T00:00:00.000Z', '2025-01-31', 'abc', true]);
+    expect(r.right.filter?.conditions.map((c) => (c.kind === 'compare' ? c.value : null))).toEqual(['2024-01-01T00:00:00.000Z', '2025-01-31', 'abcdef00-0000-4000-8000-00000000000a', true]);
   });
 
   it('defaults pageSize to 50 and caps it at 5000, for any requested size', () => {

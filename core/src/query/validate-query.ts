@@ -1,6 +1,7 @@
 import { left, right, isLeft, type Either } from 'fp-ts/lib/Either.js';
 import { fieldNotFound, inputError, noObject, type InputError } from '../errors.js';
-import { hasFlag, primaryKeyOf, type Entity, type Property } from '../metadata/entity.js';
+import { primaryKeyOf, type Entity, type Property } from '../metadata/entity.js';
+import { FIELD_TYPES, type Compared } from '../metadata/field-types.js';
 import {
   DEFAULT_PAGE_SIZE,
   MAX_PAGE_SIZE,
@@ -79,46 +80,19 @@ const column = (ctx: Ctx, table: string, entity: Entity, name: string): Either<I
   return property ? right({ table, entity, property }) : left(fieldNotFound(entity.logicalName, name));
 };
 
-const isNumeric = (p: Property): boolean => ['Integer', 'Decimal', 'Float', 'Money', 'VersionNumber'].includes(p.type);
-const isIdLike = (p: Property): boolean => p.type === 'Guid' || p.type === 'Lookup';
-
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}$/;
+const compared = (p: Property): Compared => FIELD_TYPES[p.type].compared;
 
 /**
- * A request value in the stored form of the property: numbers for numeric types, booleans,
- * lower-case ids, ISO 8601 UTC for DateTime (YYYY-MM-DD for DateOnly). Anything else is ERR_INPUT.
+ * A request value in the compared form of the property (its `queryValue` in the field-type
+ * registry): numbers for numeric types and versionnumber, booleans (true/false/1/0 as in writes),
+ * lower-case UUIDs, ISO 8601 UTC for DateTime (YYYY-MM-DD for DateOnly). Anything else is ERR_INPUT.
  */
 export const coerceValue = (ref: ColumnRef, value: unknown): Either<InputError, Scalar> => {
   const p = ref.property;
-  const bad = (): Either<InputError, never> =>
-    fail(`Invalid value for ${ref.entity.logicalName}.${p.logicalName}: ${JSON.stringify(value)?.slice(0, 60)}`);
-  if (isNumeric(p)) {
-    const n = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : NaN;
-    return Number.isFinite(n) ? right(n) : bad();
-  }
-  switch (p.type) {
-    case 'Boolean':
-      if (typeof value === 'boolean') return right(value);
-      if (value === 1 || value === 'true' || value === '1') return right(true);
-      if (value === 0 || value === 'false' || value === '0') return right(false);
-      return bad();
-    case 'DateTime': {
-      if (typeof value !== 'string') return bad();
-      if (hasFlag(p, 'DateOnly')) {
-        const d = value.slice(0, 10);
-        return ISO_DATE.test(d) && !Number.isNaN(Date.parse(d)) ? right(d) : bad();
-      }
-      const ms = Date.parse(value);
-      return Number.isNaN(ms) ? bad() : right(new Date(ms).toISOString());
-    }
-    case 'Guid':
-    case 'Lookup':
-      return typeof value === 'string' && value !== '' ? right(value.toLowerCase()) : bad();
-    case 'Binary':
-      return bad();
-    default:
-      return typeof value === 'string' ? right(value) : typeof value === 'number' ? right(String(value)) : bad();
-  }
+  const v = value === null || value === undefined ? undefined : FIELD_TYPES[p.type].queryValue(p, value);
+  return v !== undefined
+    ? right(v)
+    : fail(`Invalid value for ${ref.entity.logicalName}.${p.logicalName}: ${JSON.stringify(value)?.slice(0, 60)}`);
 };
 
 const condition = (ctx: Ctx, c: Condition, table: string, entity: Entity): Either<InputError, PlanCondition> => {
@@ -137,13 +111,13 @@ const condition = (ctx: Ctx, c: Condition, table: string, entity: Entity): Eithe
   const ref = col.right;
   const op = c.operator;
   if (op === 'null' || op === 'not-null') return right({ kind: 'null', column: ref, negate: op === 'not-null' });
-  if (ref.property.type === 'Binary') return fail(`Operator ${op} does not apply to ${entity.logicalName}.${c.attribute}`);
+  if (compared(ref.property) === 'none') return fail(`Operator ${op} does not apply to ${entity.logicalName}.${c.attribute}`);
   // An empty value (a {{placeholder}} with no replacement) turns eq into null (spec 000 section 7).
   if ((c.value === null || c.value === undefined) && (op === 'eq' || op === 'ne')) {
     return right({ kind: 'null', column: ref, negate: op === 'ne' });
   }
   if (op === 'like' || op === 'not-like') {
-    if (ref.property.type !== 'String') return fail(`Operator ${op} applies to text fields only: ${c.attribute}`);
+    if (compared(ref.property) !== 'text') return fail(`Operator ${op} applies to text fields only: ${c.attribute}`);
     if (typeof c.value !== 'string') return fail(`Operator ${op} needs a text value: ${c.attribute}`);
     if (c.value.length > QUERY_LIMITS.maxLikePatternLength) {
       return fail(`Pattern too long: at most ${QUERY_LIMITS.maxLikePatternLength} characters (limit maxLikePatternLength)`);
@@ -211,7 +185,7 @@ const links = (
     if (!from) return left(fieldNotFound(parent.entity.logicalName, l.from));
     const to = findProperty(entity, l.to, ctx.allowSecret);
     if (!to) return left(fieldNotFound(entity.logicalName, l.to));
-    if (!isIdLike(from) || !isIdLike(to)) {
+    if (compared(from) !== 'id' || compared(to) !== 'id') {
       return fail(`A link joins id or lookup fields: ${parent.entity.logicalName}.${l.from} to ${entity.logicalName}.${l.to}`);
     }
     const table = `t${ctx.links.length + 1}`;
@@ -231,10 +205,10 @@ const aggregateApplies = (a: Attribute, p: Property): boolean => {
   switch (a.aggregate) {
     case 'sum':
     case 'avg':
-      return isNumeric(p);
+      return compared(p) === 'number';
     case 'min':
     case 'max':
-      return isNumeric(p) || p.type === 'DateTime' || p.type === 'String';
+      return compared(p) === 'number' || compared(p) === 'instant' || compared(p) === 'text';
     default:
       return true;
   }
@@ -320,7 +294,7 @@ export const validateQuery = (
     } else if (a.groupBy === true) {
       aggColumns.push({ key, column: col.right, kind: 'group', grouping: null });
     } else if (typeof a.groupBy === 'string') {
-      if (col.right.property.type !== 'DateTime') return fail(`Date grouping applies to date fields only: ${a.attribute}`);
+      if (compared(col.right.property) !== 'instant') return fail(`Date grouping applies to date fields only: ${a.attribute}`);
       aggColumns.push({ key, column: col.right, kind: 'group', grouping: a.groupBy });
     } else {
       return fail(`An aggregate query needs an aggregate or groupBy on every attribute: ${key}`);

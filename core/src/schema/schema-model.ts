@@ -1,24 +1,15 @@
 import { left, right, type Either } from 'fp-ts/lib/Either.js';
 import { inputError, type InputError } from '../errors.js';
-import { isLinkEntity, primaryKeyOf, type Entity, type Property, type PropertyType } from '../metadata/entity.js';
+import { isLinkEntity, primaryKeyOf, type Entity, type Property } from '../metadata/entity.js';
+import { FIELD_TYPES, type ColumnKind } from '../metadata/field-types.js';
 
 /**
  * The schema model (spec 000 section 3, "Schema generator"): what the tables of an organization
  * look like, derived from its metadata, with no SQL dialect in it. The adapters turn it into DDL.
  */
 
-/** The column kinds of the specification's type table; a lookup is a `guid` plus its `{field}Target` string. */
-export type ColumnKind =
-  | 'datetime'
-  | 'money'
-  | 'decimal'
-  | 'float'
-  | 'integer'
-  | 'boolean'
-  | 'guid'
-  | 'string'
-  | 'binary'
-  | 'versionnumber';
+/** The column kinds of the specification's type table (one per property type in the field-type registry). */
+export type { ColumnKind };
 
 /** `max` is the length of a bounded string; `null` for an unbounded string and every other kind. */
 export type Column = { readonly name: string; readonly kind: ColumnKind; readonly max: number | null; readonly nullable: boolean };
@@ -49,20 +40,6 @@ export const IDENTIFIER_MAX = 60;
 export const RESERVED_TABLE_PREFIXES = ['sqlite_', 'tessera_'] as const;
 /** The columns a real deployment filters and sorts on besides the lookups (docs/schema.md). */
 export const INDEXED_SYSTEM_COLUMNS = ['ownerid', 'teamid', 'createdon', 'name'] as const;
-
-const KIND_OF_TYPE: Record<PropertyType, ColumnKind> = {
-  DateTime: 'datetime',
-  Money: 'money',
-  Decimal: 'decimal',
-  Float: 'float',
-  Integer: 'integer',
-  Boolean: 'boolean',
-  Guid: 'guid',
-  Lookup: 'guid',
-  String: 'string',
-  Binary: 'binary',
-  VersionNumber: 'versionnumber',
-};
 
 /** Identifiers compare without case: SQL Server and SQLite both treat `Account` and `account` as one name. */
 export const nameKey = (name: string): string => name.toLowerCase();
@@ -111,10 +88,10 @@ const tableOf = (e: Entity): Either<string, Table> => {
     const pBad = identifierProblem(p.logicalName);
     if (pBad) return left(`${at}: ${pBad}`);
     if (nameKey(p.logicalName) === nameKey(pk)) {
-      if (p.type !== 'Guid') return left(`${at}: the primary key must be of type Guid, not ${p.type}`);
+      if (FIELD_TYPES[p.type].stored !== 'id') return left(`${at}: the primary key must be of type Guid, not ${p.type}`);
       continue;
     }
-    const kind = KIND_OF_TYPE[p.type];
+    const kind = FIELD_TYPES[p.type].column;
     let max: number | null = null;
     if (kind === 'string') {
       const m = stringMax(p);
@@ -125,7 +102,7 @@ const tableOf = (e: Entity): Either<string, Table> => {
       return left(`${at}: a table holds at most one VersionNumber column`);
     const clash = add({ name: p.logicalName, kind, max, nullable: kind !== 'versionnumber' }, `property ${p.logicalName}`);
     if (clash) return left(clash);
-    if (p.type === 'Lookup') {
+    if (FIELD_TYPES[p.type].stored === 'lookup') {
       lookups.push(p.logicalName);
       const target = lookupTargetColumn(p.logicalName);
       if (target.length > IDENTIFIER_MAX) return left(`${at}: "${target}" is longer than ${IDENTIFIER_MAX} characters`);

@@ -1,6 +1,8 @@
 import { isLeft, left, right, type Either } from 'fp-ts/lib/Either.js';
 import { fieldNotFound, inputError, type InputError } from '../errors.js';
-import { hasFlag, primaryKeyOf, type Entity, type EntityRecord, type FieldValue, type Property } from '../metadata/entity.js';
+import { primaryKeyOf, type Entity, type EntityRecord, type FieldValue, type Property } from '../metadata/entity.js';
+import { FIELD_TYPES, isRefusal, TOO_LONG, type FieldTypeRules, type Refusal } from '../metadata/field-types.js';
+import { isGuid } from '../metadata/field-values.js';
 import { composeField, fieldTemplateOf, templateFields } from '../metadata/field-template.js';
 import { SYSTEM_USER_ENTITY } from '../permissions/access.js';
 import type { Caller } from '../permissions/types.js';
@@ -31,70 +33,29 @@ export const isoStamp = (d: Date): string => {
 /** Fields only the server writes: a client's values for them are ignored. */
 export const SERVER_FIELDS = ['createdon', 'createdby', 'modifiedon', 'modifiedby', 'versionnumber'] as const;
 
-const GUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-export const isGuid = (s: string): boolean => GUID.test(s.toLowerCase());
+/** A UUID in its dashed form, any case (ids on the wire). */
+export { isGuid };
 
-/** A value storedForm refuses (a class, so that the stored form needs no Either per field of a bulk write). */
-class Refused {
-  constructor(readonly error: InputError) {}
-}
+type Decode = FieldTypeRules['decode'];
 
-const invalid = (e: Entity, p: Property, v: unknown): Refused =>
-  new Refused(inputError(`Invalid value for ${e.logicalName}.${p.logicalName}: ${JSON.stringify(v)?.slice(0, 60)}`));
+/** The ERR_INPUT text of a refused value (API.md "POST /api/update"). */
+const refusedText = (e: Entity, p: Property, v: unknown, why: Refusal): InputError =>
+  why === TOO_LONG
+    ? inputError(`Value too long for ${e.logicalName}.${p.logicalName}: at most ${p.max} characters`)
+    : inputError(`Invalid value for ${e.logicalName}.${p.logicalName}: ${JSON.stringify(v)?.slice(0, 60)}`);
 
-/** One field value of a request in its stored form, or why it is refused; an empty value is null. */
-const storedForm = (e: Entity, p: Property, v: FieldValue | undefined): StoredValue | Refused => {
-  if (v === undefined || v === null || v === '') return null;
-  switch (p.type) {
-    case 'String':
-      if (typeof v !== 'string' && typeof v !== 'number') return invalid(e, p, v);
-      if (p.max !== undefined && String(v).length > p.max) {
-        return new Refused(inputError(`Value too long for ${e.logicalName}.${p.logicalName}: at most ${p.max} characters`));
-      }
-      return String(v);
-    case 'Integer':
-    case 'Decimal':
-    case 'Float':
-    case 'Money': {
-      const n = typeof v === 'number' ? v : typeof v === 'string' ? Number(v) : NaN;
-      if (!Number.isFinite(n) || (p.type === 'Integer' && !Number.isInteger(n))) return invalid(e, p, v);
-      return n;
-    }
-    case 'Boolean':
-      if (typeof v === 'boolean') return v;
-      if (v === 1 || v === 'true') return true;
-      if (v === 0 || v === 'false') return false;
-      return invalid(e, p, v);
-    case 'DateTime': {
-      if (typeof v !== 'string') return invalid(e, p, v);
-      if (hasFlag(p, 'DateOnly')) {
-        const d = v.slice(0, 10);
-        return /^\d{4}-\d{2}-\d{2}$/.test(d) && !Number.isNaN(Date.parse(d)) ? d : invalid(e, p, v);
-      }
-      const ms = Date.parse(v);
-      return Number.isNaN(ms) ? invalid(e, p, v) : new Date(ms).toISOString();
-    }
-    case 'Guid':
-      return typeof v === 'string' && isGuid(v) ? v.toLowerCase() : invalid(e, p, v);
-    case 'Lookup': {
-      const id = typeof v === 'string' ? v : typeof v === 'object' ? v.id : undefined;
-      if (typeof id !== 'string' || !isGuid(id)) return invalid(e, p, v);
-      const targets = p.targets ?? [];
-      const name = typeof v === 'object' && v.name ? v.name : targets[0];
-      if (!name || (targets.length > 0 && !targets.includes(name))) return invalid(e, p, v);
-      return { id: id.toLowerCase(), name };
-    }
-    case 'Binary':
-      return typeof v === 'string' ? v : invalid(e, p, v);
-    case 'VersionNumber':
-      return null;
-  }
-};
+/**
+ * One field value of a request in its stored form, or why it is refused; an empty value is null.
+ * What each type accepts is its `decode` in the field-type registry (metadata/field-types.ts);
+ * bulk writes pass the decoder resolved once per record shape.
+ */
+const storedForm = (p: Property, v: FieldValue | undefined, decode: Decode = FIELD_TYPES[p.type].decode): StoredValue | Refusal =>
+  v === undefined || v === null || v === '' ? null : decode(p, v);
 
 /** One field value of a request in its stored form; an empty value is null. */
 export const storedValue = (e: Entity, p: Property, v: FieldValue | undefined): Either<InputError, StoredValue> => {
-  const s = storedForm(e, p, v);
-  return s instanceof Refused ? left(s.error) : right(s);
+  const s = storedForm(p, v);
+  return isRefusal(s) ? left(refusedText(e, p, v, s)) : right(s);
 };
 
 /**
@@ -120,8 +81,11 @@ type WritePlan = {
    * The keys of the last request written and their properties (null: id or a server field):
    * the records of a batch have the same keys, so each is resolved by comparing the key list.
    */
-  shape?: { keys: string[]; properties: Array<Property | null> };
+  shape?: KeyShape;
 };
+
+/** The properties of a request's keys (null: id or a server field) and their decoders, resolved once per key list. */
+type KeyShape = { keys: string[]; properties: Array<Property | null>; decoders: Array<Decode | null> };
 
 const plans = new WeakMap<Entity, WritePlan>();
 const serverFields: ReadonlySet<string> = new Set(SERVER_FIELDS);
@@ -133,7 +97,7 @@ const writePlanOf = (e: Entity): WritePlan => {
   for (const p of e.properties) if (!byName.has(p.logicalName)) byName.set(p.logicalName, p);
   const defaults: Array<{ field: string; value: StoredValue }> = [];
   for (const p of e.properties) {
-    if (p.defaultValue === undefined || p.defaultValue === null || p.type === 'VersionNumber') continue;
+    if (p.defaultValue === undefined || p.defaultValue === null || FIELD_TYPES[p.type].serverSet) continue;
     const d = storedValue(e, p, p.defaultValue);
     if (!isLeft(d)) defaults.push({ field: p.logicalName, value: d.right });
   }
@@ -154,7 +118,7 @@ const writePlanOf = (e: Entity): WritePlan => {
     createdby: byName.has('createdby'),
     modifiedby: byName.has('modifiedby'),
     ownerid: byName.has('ownerid'),
-    version: e.properties.find((p) => p.type === 'VersionNumber')?.logicalName,
+    version: e.properties.find((p) => FIELD_TYPES[p.type].stored === 'counter')?.logicalName,
   };
   plans.set(e, plan);
   return plan;
@@ -174,30 +138,31 @@ const storeFieldsInto = (e: Entity, object: EntityRecord, caller: Caller, out: S
   const plan = writePlanOf(e);
   const system = isSystemCaller(caller);
   const keys = Object.keys(object);
-  const properties = propertiesOfKeys(plan, keys);
+  const shape = shapeOfKeys(plan, keys);
   for (let i = 0; i < keys.length; i++) {
     const field = keys[i];
-    const p = properties[i];
+    const p = shape.properties[i];
     if (p === null) continue;
     if (p === undefined || (p.secret === true && !system)) return fieldNotFound(e.logicalName, field);
-    const v = storedForm(e, p, object[field]);
-    if (v instanceof Refused) return v.error;
+    const v = storedForm(p, object[field], shape.decoders[i] ?? undefined);
+    if (isRefusal(v)) return refusedText(e, p, object[field], v);
     out[field] = v;
   }
   return undefined;
 };
 
 /** The property of each key (null: id or a server field, undefined: unknown), remembered for the next record of the same keys. */
-const propertiesOfKeys = (plan: WritePlan, keys: string[]): Array<Property | null | undefined> => {
+const shapeOfKeys = (plan: WritePlan, keys: string[]): { properties: Array<Property | null | undefined>; decoders: Array<Decode | null> } => {
   const last = plan.shape;
   if (last !== undefined && last.keys.length === keys.length) {
     let same = true;
     for (let i = 0; i < keys.length && same; i++) same = keys[i] === last.keys[i];
-    if (same) return last.properties;
+    if (same) return last;
   }
   const properties: Array<Property | null | undefined> = keys.map((k) => (k === plan.pk || serverFields.has(k) ? null : plan.byName.get(k)));
-  if (!properties.includes(undefined)) plan.shape = { keys, properties: properties as Array<Property | null> };
-  return properties;
+  const decoders = properties.map((p) => (p ? FIELD_TYPES[p.type].decode : null));
+  if (!properties.includes(undefined)) plan.shape = { keys, properties: properties as Array<Property | null>, decoders };
+  return { properties, decoders };
 };
 
 /** The request's fields in stored form, without id and server fields; unknown fields are ERR_INPUT. */
@@ -335,7 +300,7 @@ export const wireRecord = (e: Entity, r: StoredRecord, caller: Caller): EntityRe
   for (const p of e.properties) {
     if (p.secret === true && !isSystemCaller(caller)) continue;
     const v = r[p.logicalName];
-    out[p.logicalName] = p.type === 'VersionNumber' && v !== null && v !== undefined ? String(v) : (v ?? null);
+    out[p.logicalName] = v !== null && v !== undefined && FIELD_TYPES[p.type].stored === 'counter' ? String(v) : (v ?? null);
   }
   return out;
 };

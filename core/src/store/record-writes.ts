@@ -187,8 +187,8 @@ export function* restoreRecord(ctx: WriteContext, caller: Caller, entity: string
   // Only fields the entity still has come back; the versionnumber starts again.
   const record: StoredRecord = {};
   for (const p of e.right.properties) if (body[p.logicalName] !== undefined) record[p.logicalName] = body[p.logicalName];
-  const versionField = e.right.properties.find((p) => p.type === 'VersionNumber');
-  if (versionField) record[versionField.logicalName] = 1;
+  const versionField = versionFieldOf(e.right);
+  if (versionField !== undefined) record[versionField] = 1;
   record[primaryKeyOf(e.right)] = key;
   const d = decide(caller, 'create', e.right, record);
   if (isLeft(d)) return d;
