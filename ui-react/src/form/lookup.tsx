@@ -1,35 +1,14 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { Suspense, useEffect, useId, useRef, useState } from 'react';
 import type { LookupValue } from '../core.js';
-import { checkPermissionString, likeLiteral } from '../core.js';
-import { useApi } from '../api/context.js';
+import { checkPermissionString } from '../core.js';
 import { useT } from '../i18n.js';
 import { caller, entityOf, guiObjects } from '../state/session.js';
 import { Icon } from '../ui/icons.js';
 import { Modal } from '../ui/modal.js';
 import { useQuickCreate } from './quick-create.js';
-
-type Hit = { id: string; label: string };
-
-
-/** Spec 001 section 9: lookup search uses starts-with matching on name. */
-const useLookupSearch = (target: string) => {
-  const api = useApi();
-  return async (text: string, pageSize = 10): Promise<Hit[]> => {
-    const q = likeLiteral(text.trim());
-    const res = await api.fetch({
-      entity: {
-        name: target,
-        attributes: [{ attribute: 'id' }, { attribute: 'name' }],
-        ...(q ? { filter: { type: 'and', conditions: [{ attribute: 'name', operator: 'like', value: `${q}%` }] } } : {}),
-        orders: [{ attribute: 'name' }],
-      },
-      page: 1,
-      pageSize,
-    });
-    return res.records.map((r) => ({ id: String(r.id), label: String(r.name ?? r.id) }));
-  };
-};
+import { LookupDialog } from './lookup-dialog.js';
+import { useLookupSearch, type Hit } from './lookup-search.js';
 
 /** A quick form exists when the target has a form named quick (or quickcreate). */
 export const quickFormOf = (target: string): string | undefined =>
@@ -215,48 +194,5 @@ export const LookupInput = ({
         </Modal>
       )}
     </div>
-  );
-};
-
-/** The lookup dialog (id LookupDialog): search the target's records and pick one. */
-const LookupDialog = ({ target, onClose, onPick, canCreate, onCreate }: { target: string; onClose: () => void; onPick: (h: Hit) => void; canCreate: boolean; onCreate: () => void }) => {
-  const t = useT();
-  const search = useLookupSearch(target);
-  const [text, setText] = useState('');
-  const [hits, setHits] = useState<Hit[] | null>(null);
-  useEffect(() => {
-    const h = setTimeout(() => void search(text, 50).then(setHits).catch(() => setHits([])), 150);
-    return () => clearTimeout(h);
-  }, [text]);
-  const meta = entityOf(target);
-  return (
-    <Modal id="LookupDialog" title={meta?.displayNamePlural ?? target} onClose={onClose}>
-      <div className="stack">
-        <label className="search-box">
-          <Icon name="search" />
-          <span className="sr-only">{t('LblSearch')}</span>
-          <input autoFocus type="search" placeholder={t('LblSearch')} value={text} onChange={(e) => setText(e.target.value)} />
-        </label>
-        <div className="pick-list" role="listbox" aria-label={meta?.displayNamePlural ?? target}>
-          {hits === null && <div className="spinner small" />}
-          {hits?.length === 0 && <p className="muted">{t('MsgNoResults')}</p>}
-          {hits?.map((h) => (
-            <button key={h.id} type="button" role="option" aria-selected="false" className="pick-row" onClick={() => onPick(h)}>
-              {h.label}
-            </button>
-          ))}
-        </div>
-        <div className="modal-actions">
-          {canCreate && (
-            <button type="button" className="btn btn-plain" onClick={onCreate}>
-              <Icon name="plus" /> {t('CmdCreate')}
-            </button>
-          )}
-          <button type="button" className="btn btn-plain" onClick={onClose}>
-            {t('CmdCancel')}
-          </button>
-        </div>
-      </div>
-    </Modal>
   );
 };
