@@ -4,13 +4,16 @@ import {
   DEFAULT_WRITE_BATCH,
   importConfirmationText,
   IMPORT_MODES,
+  importableEntity,
   runImport,
   systemCaller,
   Tokens,
+  withWriteEffects,
   type ImportMode,
   type ImportPreview,
 } from '@tessera/core/internal';
 import { existsSync } from 'node:fs';
+import { isLeft } from 'fp-ts/lib/Either.js';
 import { resolveAll } from '../di.js';
 import { CliFailure, EXIT } from '../program.js';
 import { withContainer, withHostOptions, type HostOptions } from './host-options.js';
@@ -69,13 +72,23 @@ export const registerImport = (program: Command): void => {
   ).action(async (o: ImportOptions) => {
     if (!existsSync(o.file)) throw new CliFailure(`no file ${o.file}`);
     await withContainer(o, async (c) => {
-      const { directory, tenants, files } = resolveAll(c, { directory: Tokens.OrganizationDirectory, tenants: Tokens.TenantRegistry, files: Tokens.ImportFiles });
-      const { tenant, entity } = await openEntity({ directory, tenants }, o.org, o.entity);
-      if (entity.type === 'many') throw new CliFailure(`${entity.logicalName} is a link entity and cannot be imported`);
+      const { directory, tenants, files, sessions, clock } = resolveAll(c, {
+        directory: Tokens.OrganizationDirectory,
+        tenants: Tokens.TenantRegistry,
+        files: Tokens.ImportFiles,
+        sessions: Tokens.SessionStore,
+        clock: Tokens.Clock,
+      });
+      const { tenant, entity: named } = await openEntity({ directory, tenants }, o.org, o.entity);
+      const importable = importableEntity([named], named.logicalName);
+      if (isLeft(importable)) throw new CliFailure(importable.left.message);
+      const entity = importable.right;
       const file = files.open(o.file);
       const progress = new ImportProgressView(process.stderr);
+      // Users deactivated by the file are signed out, as on /api/update (core applyWrites).
+      const store = withWriteEffects(tenant.store, { sessions, clock }, { orgName: tenant.name });
       const outcome = await runImport(
-        tenant.store,
+        store,
         { entity, caller: systemCaller(), mode: o.mode, matchField: o.match, writeBatchSize: o.batchSize },
         file.source,
         {
