@@ -58,7 +58,7 @@ const httpAppModule = (options: ServerOptions, env: Record<string, string | unde
         directory,
         sessions,
         puzzles,
-        flows: new ProviderFlowSeal(),
+        flows: new ProviderFlowSeal({ clock }),
         clock,
         logger,
         publicUrl: env.TESSERA_PUBLIC_URL?.trim() || undefined,

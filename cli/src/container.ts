@@ -138,7 +138,7 @@ const signInModule = (overrides: HostOverrides) =>
       (directory, hasher, sessions, mailer, clock, cfg) =>
         new SignInService({ directory, hasher, sessions, mailer, clock, config: { sessionIdleMs: cfg.sessionIdleMs, publicUrl: cfg.publicUrl } }),
     );
-    constant(bind, CliTokens.Puzzles, new PuzzleSeal());
+    provide(bind, CliTokens.Puzzles, [Tokens.Clock], (clock) => new PuzzleSeal({ clock }));
   });
 
 /** Organization creation with packs. */

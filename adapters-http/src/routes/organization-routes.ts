@@ -43,11 +43,11 @@ type Deps = {
 export const organizationRoutes = (deps: Deps): Router => {
   const r = Router();
 
-  r.get('/formpuzzle', (_req, res) => {
+  r.get('/formpuzzle', async (_req, res) => {
     const salt = randomBytes(16).toString('hex');
     const hash = sha256Hex(randomBytes(16).toString('hex'));
     const expires = deps.clock.now().getTime() + PUZZLE_VALIDITY_MS;
-    const { cookie, iv } = deps.puzzles.seal({ id: randomUUID(), salt, hash, difficulty: PUZZLE_DIFFICULTY, expires });
+    const { cookie, iv } = await deps.puzzles.seal({ id: randomUUID(), salt, hash, difficulty: PUZZLE_DIFFICULTY, expires });
     res.json({ salt, hash, cookie, iv });
   });
 
@@ -66,7 +66,7 @@ export const organizationRoutes = (deps: Deps): Router => {
   // Sign-up creates a new organization whose first user is the one signing up; the proof of
   // work must be one this server handed out, unexpired, unused and of the right difficulty.
   r.post('/signup', async (req, res) => {
-    const state = deps.puzzles.open(field(req, 'cookie', 4096), field(req, 'iv', 100));
+    const state = await deps.puzzles.open(field(req, 'cookie', 4096), field(req, 'iv', 100));
     const now = deps.clock.now().getTime();
     if (!state || state.expires <= now || state.difficulty !== PUZZLE_DIFFICULTY) return sendText(res, 400, 'ERR_INPUT: the puzzle is invalid or expired');
     if (!(await verifyPuzzle(state.salt, state.hash, field(req, 'solved', 100), sha256Hex))) return sendText(res, 400, 'ERR_INPUT: the puzzle is not solved');

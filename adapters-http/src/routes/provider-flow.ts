@@ -1,63 +1,57 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import type { ProviderName } from '@tessera/core/internal';
+import { createHash } from 'node:crypto';
+import * as t from 'io-ts';
+import { PROVIDER_NAMES, type ProviderName } from '@tessera/core/internal';
+import { SealedCookie, type SealOptions } from '../auth/sealed-cookie.js';
 
 /** How long a provider sign-in may take from the button to the callback. */
 export const PROVIDER_FLOW_VALIDITY_MS = 10 * 60 * 1000;
 
 /** What a provider sign-in carries from its start to its callback, sealed in a cookie of the browser that started it. */
-export type ProviderFlow = {
-  provider: ProviderName;
-  mode: 'signin' | 'signup';
-  org: string;
-  /** Where the browser goes at the end: an allowed origin and a path of it. */
-  origin: string;
-  redirectUrl: string;
-  /** The callback address given to the provider (the code is bound to it). */
-  redirectUri: string;
-  state: string;
-  nonce: string;
-  codeVerifier: string;
-  /** The sign-up puzzle, checked at the start and used up at the callback. */
-  puzzle?: { id: string; expires: number };
-  expires: number;
-};
+export const ProviderFlow = t.intersection(
+  [
+    t.type({
+      provider: t.keyof(Object.fromEntries(PROVIDER_NAMES.map((n) => [n, null])) as Record<ProviderName, null>),
+      mode: t.keyof({ signin: null, signup: null }),
+      org: t.string,
+      /** Where the browser goes at the end: an allowed origin and a path of it. */
+      origin: t.string,
+      redirectUrl: t.string,
+      /** The callback address given to the provider (the code is bound to it). */
+      redirectUri: t.string,
+      state: t.string,
+      nonce: t.string,
+      codeVerifier: t.string,
+      expires: t.number,
+    }),
+    /** The sign-up puzzle, checked at the start and used up at the callback. */
+    t.partial({ puzzle: t.type({ id: t.string, expires: t.number }) }),
+  ],
+  'ProviderFlow',
+);
+export type ProviderFlow = t.TypeOf<typeof ProviderFlow>;
 
 /** The cookie of one flow: named by its state, so sign-ins in two tabs do not overwrite each other. */
 export const flowCookieName = (state: string): string => `tessera_auth_${createHash('sha256').update(state).digest('base64url').slice(0, 16)}`;
 
 /**
- * Seals flows with AES-256-GCM under a key of this server process: the browser keeps the PKCE
- * verifier and nonce without being able to read or change them, and the server keeps no state
- * per started sign-in (so starting many costs it no memory).
+ * Seals flows into their cookie (SealedCookie: a JWE that expires with the flow): the browser
+ * keeps the PKCE verifier and nonce without being able to read or change them, and the server
+ * keeps no state per started sign-in (so starting many costs it no memory).
  */
 export class ProviderFlowSeal {
-  private readonly key: Buffer;
+  private readonly sealed: SealedCookie<ProviderFlow>;
 
-  constructor(secret: Buffer = randomBytes(32)) {
-    this.key = createHash('sha256').update('tessera provider flow').update(secret).digest();
+  constructor(options: SealOptions = {}) {
+    this.sealed = new SealedCookie('provider flow', ProviderFlow, options);
   }
 
-  seal(flow: ProviderFlow): string {
-    const iv = randomBytes(12);
-    const cipher = createCipheriv('aes-256-gcm', this.key, iv);
-    const body = Buffer.concat([cipher.update(JSON.stringify(flow), 'utf8'), cipher.final(), cipher.getAuthTag()]);
-    return `${iv.toString('base64url')}.${body.toString('base64url')}`;
+  seal(flow: ProviderFlow): Promise<string> {
+    return this.sealed.seal(flow, flow.expires);
   }
 
-  /** null when the value was not sealed here, or was changed. */
-  open(value: string): ProviderFlow | null {
-    try {
-      const [ivText, bodyText] = value.split('.');
-      const iv = Buffer.from(ivText ?? '', 'base64url');
-      const body = Buffer.from(bodyText ?? '', 'base64url');
-      if (iv.length !== 12 || body.length < 17 || body.length > 4096) return null;
-      const decipher = createDecipheriv('aes-256-gcm', this.key, iv);
-      decipher.setAuthTag(body.subarray(body.length - 16));
-      const plain = Buffer.concat([decipher.update(body.subarray(0, body.length - 16)), decipher.final()]).toString('utf8');
-      return JSON.parse(plain) as ProviderFlow;
-    } catch {
-      return null;
-    }
+  /** null when the value was not sealed here, was changed, or has expired. */
+  open(value: string): Promise<ProviderFlow | null> {
+    return this.sealed.open(value);
   }
 }
 

@@ -82,7 +82,7 @@ export const providerRoutes = (deps: ProviderRouteDeps): Router => {
       } catch {
         /* an unreadable puzzle is an invalid one */
       }
-      const state = deps.puzzles.open(first(solved.cookie), first(solved.iv));
+      const state = await deps.puzzles.open(first(solved.cookie), first(solved.iv));
       if (!state || state.expires <= now || state.difficulty !== PUZZLE_DIFFICULTY) return refuse(res, 400, 'ERR_INPUT: the puzzle is invalid or expired');
       if (!(await verifyPuzzle(state.salt, state.hash, first(solved.solved).slice(0, 100), sha256Hex))) return refuse(res, 400, 'ERR_INPUT: the puzzle is not solved');
       if ((await deps.directory.status(org)) !== null) return refuse(res, 400, `ERR_INPUT: the organization ${org} exists already`);
@@ -95,7 +95,7 @@ export const providerRoutes = (deps: ProviderRouteDeps): Router => {
     const { state, nonce, codeVerifier } = started.right;
     const flow: ProviderFlow = { provider, mode, org, origin, redirectUrl, redirectUri, state, nonce, codeVerifier, puzzle, expires: now + PROVIDER_FLOW_VALIDITY_MS };
     const https = redirectUri.startsWith('https:');
-    res.cookie(flowCookieName(state), deps.flows.seal(flow), {
+    res.cookie(flowCookieName(state), await deps.flows.seal(flow), {
       httpOnly: true,
       path: '/auth/callback/',
       maxAge: PROVIDER_FLOW_VALIDITY_MS,
@@ -121,7 +121,7 @@ export const providerRoutes = (deps: ProviderRouteDeps): Router => {
     }
     const state = params.state ?? '';
     const cookie = state ? flowCookieName(state) : '';
-    const flow = cookie ? deps.flows.open(cookieOf(req.headers.cookie, cookie)) : null;
+    const flow = cookie ? await deps.flows.open(cookieOf(req.headers.cookie, cookie)) : null;
     // The flow is bound to the browser that started it: a callback sent to someone else (login CSRF) finds no cookie.
     if (!flow || flow.state !== state || flow.provider !== provider || flow.expires <= deps.clock.now().getTime())
       return refuse(res, 400, 'ERR_LOGIN: this sign-in was not started in this browser, or it took longer than 10 minutes; please start it again');

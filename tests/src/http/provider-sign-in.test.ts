@@ -231,7 +231,7 @@ describe('provider sign-in with a real OpenID provider', () => {
     expect(q.get('redirect_uri')).toBe(`${url}/auth/callback/google`);
     expect(q.get('scope')).toBe('openid email profile');
     // The flow's secrets stay with the browser that started it, sealed, in an HttpOnly cookie of the callback path.
-    expect(res.headers.getSetCookie().join('\n')).toMatch(/^tessera_auth_[\w-]{16}=[\w-]+\.[\w-]+; Max-Age=600; Path=\/auth\/callback\/; Expires=.*; HttpOnly; SameSite=Lax$/);
+    expect(res.headers.getSetCookie().join('\n')).toMatch(/^tessera_auth_[\w-]{16}=[\w.-]+; Max-Age=600; Path=\/auth\/callback\/; Expires=.*; HttpOnly; SameSite=Lax$/);
   });
 
   it('a user of the organization with the verified e-mail is signed in and sent to the redirectUrl with the token in the fragment', async () => {

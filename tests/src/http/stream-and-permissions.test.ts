@@ -1,43 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Api, startHarness, type Harness } from './http-harness.js';
+import { Api, openStream, startHarness, type Harness } from './http-harness.js';
 
 const ORG = 'perm';
 const PW = 'shared-password-1';
 const ADMIN = { email: 'admin@perm.test', password: PW };
-
-type Change = { entity: string; id: string; operation: string; stamp: string };
-
-/** Reads Server-Sent Events of /api/stream until `stop` says so or the time runs out. */
-const readStream = async (base: string, token: string, ms: number, since?: string): Promise<Change[]> => {
-  const ctrl = new AbortController();
-  const url = `${base}/api/stream?token=${encodeURIComponent(token)}${since ? `&since=${encodeURIComponent(since)}` : ''}`;
-  const r = await fetch(url, { signal: ctrl.signal });
-  expect(r.status).toBe(200);
-  expect(r.headers.get('content-type')).toMatch(/^text\/event-stream/);
-  const events: Change[] = [];
-  const reader = r.body!.getReader();
-  const timer = setTimeout(() => ctrl.abort(), ms);
-  let buffer = '';
-  try {
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) break;
-      buffer += new TextDecoder().decode(value);
-      let i;
-      while ((i = buffer.indexOf('\n\n')) >= 0) {
-        const block = buffer.slice(0, i);
-        buffer = buffer.slice(i + 2);
-        const data = block.split('\n').find((l) => l.startsWith('data: '));
-        if (data) events.push(JSON.parse(data.slice(6)) as Change);
-      }
-    }
-  } catch (e) {
-    if ((e as Error).name !== 'AbortError') throw e;
-  } finally {
-    clearTimeout(timer);
-  }
-  return events;
-};
 
 const streamToken = async (api: Api): Promise<string> => {
   const r = await api.get('ssetoken');
@@ -132,23 +98,25 @@ describe('permission levels through roles, and the stream', () => {
     const tomToken = await streamToken(users.tom);
     const tessToken = await streamToken(users.tess);
     const since = new Date(Date.now() - 1000).toISOString();
-    const tomEvents = readStream(h.url, tomToken, 1500);
-    const tessEvents = readStream(h.url, tessToken, 1500);
-    await new Promise((r) => setTimeout(r, 200));
-    const north = await admin.create('account', { name: 'N stream', teamid: { id: ids.north, name: 'team' } });
+    const tom = await openStream(h.url, tomToken);
+    const tess = await openStream(h.url, tessToken);
+    // A stream sends changes in the order they were made: once Tom has `north`, `south` (made
+    // before it) would have come already; once Tess has `lastSouth`, so would `north`.
     const south = await admin.create('account', { name: 'S stream', teamid: { id: ids.south, name: 'team' } });
-    const [tom, tess] = await Promise.all([tomEvents, tessEvents]);
-    const tomIds = tom.filter((e) => e.entity === 'account').map((e) => e.id);
-    const tessIds = tess.filter((e) => e.entity === 'account').map((e) => e.id);
-    expect(tomIds).toContain(north);
-    expect(tomIds).not.toContain(south);
-    expect(tessIds).toContain(south);
-    expect(tessIds).not.toContain(north);
-    expect(tom.find((e) => e.id === north)).toMatchObject({ entity: 'account', operation: 'create' });
-    // With since, the kept changes after that time are replayed first.
-    const replay = await readStream(h.url, tomToken, 500, since);
-    expect(replay.map((e) => e.id)).toContain(north);
-    expect(replay.map((e) => e.id)).not.toContain(south);
+    const north = await admin.create('account', { name: 'N stream', teamid: { id: ids.north, name: 'team' } });
+    const lastSouth = await admin.create('account', { name: 'S stream 2', teamid: { id: ids.south, name: 'team' } });
+    const ids_ = (events: readonly { entity: string; id: string }[]) => events.filter((e) => e.entity === 'account').map((e) => e.id);
+    await Promise.all([tom.until((e) => ids_(e).includes(north)), tess.until((e) => ids_(e).includes(lastSouth))]);
+    await Promise.all([tom.stop(), tess.stop()]);
+    expect(ids_(tom.events)).toContain(north);
+    expect(ids_(tom.events)).not.toContain(south);
+    expect(ids_(tess.events)).toEqual([south, lastSouth]);
+    expect(tom.events.find((e) => e.id === north)).toMatchObject({ entity: 'account', operation: 'create' });
+    // With since, the kept changes after that time are replayed first (in order: north is Tom's last visible one).
+    const replay = await openStream(h.url, tomToken, since);
+    await replay.until((e) => ids_(e).includes(north));
+    await replay.stop();
+    expect(ids_(replay.events)).not.toContain(south);
   });
 
   it('the user context shows each user their apps, permissions and the metadata objects of their apps; private objects only to their owner', async () => {

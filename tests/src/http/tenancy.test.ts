@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { Api, startHarness, type Harness } from './http-harness.js';
+import { Api, openStream, startHarness, type Harness } from './http-harness.js';
 
 const PW = 'tenant-password-1';
 
@@ -22,34 +22,6 @@ const fingerprint = (file: string, except: string[] = []): string => {
   } finally {
     db.close();
   }
-};
-
-type Change = { entity: string; id: string };
-
-const collectStream = (base: string, token: string) => {
-  const ctrl = new AbortController();
-  const events: Change[] = [];
-  const done = (async () => {
-    const r = await fetch(`${base}/api/stream?token=${encodeURIComponent(token)}`, { signal: ctrl.signal });
-    const reader = r.body!.getReader();
-    let buffer = '';
-    try {
-      for (;;) {
-        const { value, done: end } = await reader.read();
-        if (end) break;
-        buffer += new TextDecoder().decode(value);
-        let i;
-        while ((i = buffer.indexOf('\n\n')) >= 0) {
-          const line = buffer.slice(0, i).split('\n').find((l) => l.startsWith('data: '));
-          buffer = buffer.slice(i + 2);
-          if (line) events.push(JSON.parse(line.slice(6)) as Change);
-        }
-      }
-    } catch (e) {
-      if ((e as Error).name !== 'AbortError') throw e;
-    }
-  })();
-  return { events, stop: async () => (ctrl.abort(), done) };
 };
 
 describe('tenancy: a token reaches only its own organization', () => {
@@ -107,7 +79,7 @@ describe('tenancy: a token reaches only its own organization', () => {
     // B's own writes during the run go to its leads; everything else of B must stay as it is.
     const before = fingerprint(bFile, ['lead']);
     const tokenRes = await a.get('ssetoken');
-    const stream = collectStream(h.url, ((await tokenRes.json()) as { token: string }).token);
+    const stream = await openStream(h.url, ((await tokenRes.json()) as { token: string }).token);
     // B keeps working meanwhile: its changes must not reach A's stream.
     const bWrites: string[] = [];
     const bWork = (async () => {
@@ -145,7 +117,9 @@ describe('tenancy: a token reaches only its own organization', () => {
       }
     }
     await bWork;
-    await new Promise((r) => setTimeout(r, 200));
+    // A change of A made after all of B's: once A's stream has it, anything of B's would have come before.
+    const marker = await a.create('lead', { name: 'Alpha marker', status: 1 });
+    await stream.until((events) => events.some((e) => e.id === marker));
     await stream.stop();
 
     expect(fingerprint(bFile, ['lead'])).toBe(before);
