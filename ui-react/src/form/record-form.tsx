@@ -13,7 +13,8 @@ import { formOf } from './form-of.js';
 import { NavigationGuard } from './navigation-guard.js';
 import { PanelView, type PanelContext } from './panels.js';
 import type { QuickCreateProps } from './quick-create.js';
-import { NEW_ID, recordFormModel, STAGE_FIELD, type RecordFormModel, type SaveResult } from './record-form-model.js';
+import { NEW_ID, recordFormModel, STAGE_FIELD, type SaveResult } from './record-form-model.js';
+import { CommandBar } from './record-commands.js';
 
 export { STAGE_FIELD } from './record-form-model.js';
 
@@ -220,58 +221,6 @@ const RecordFormScreen = ({ entity, form, entityName, id: routeId, formName, ini
             <PanelView key={p.name} panel={p} ctx={ctx} />
           ))}
         </form>
-      )}
-    </div>
-  );
-};
-
-/** The form's command bar: Save, Save and Close, Create a copy, Undo delete, Delete, as the model permits. */
-const CommandBar = ({
-  model,
-  title,
-  onSave,
-  onCopy,
-  onRestore,
-  onDelete,
-}: {
-  model: RecordFormModel;
-  title: string;
-  onSave: (close: boolean) => void;
-  onCopy: () => void;
-  onRestore: () => void;
-  onDelete: () => void;
-}) => {
-  useSignals();
-  const t = useT();
-  const ready = model.status.value === 'ready';
-  const saving = model.status.value === 'saving';
-  const dirty = model.dirty.value;
-  return (
-    <div className="command-bar" role="toolbar" aria-label={title}>
-      {model.canSave.value && (
-        <>
-          <button type="button" className="btn btn-primary" disabled={!dirty || saving} onClick={() => onSave(false)} aria-busy={saving}>
-            <Icon name={saving ? 'hourglass' : 'save'} /> {t('CmdSave')}
-          </button>
-          <button type="button" className="btn btn-plain" disabled={!dirty || saving} onClick={() => onSave(true)}>
-            {t('CmdSaveAndClose')}
-          </button>
-        </>
-      )}
-      {model.canClone.value && ready && (
-        <button type="button" className="btn btn-plain" onClick={onCopy}>
-          <Icon name="copy" /> {t('CmdCreateCopy')}
-        </button>
-      )}
-      {model.canRestore && ready && (
-        <button type="button" className="btn btn-plain" onClick={onRestore}>
-          <Icon name="undo" /> {t('CmdUndoDelete')}
-        </button>
-      )}
-      {model.canDelete.value && ready && (
-        <button type="button" className="btn btn-danger-outline" onClick={onDelete}>
-          <Icon name="trash" /> {t('CmdDelete')}
-        </button>
       )}
     </div>
   );

@@ -1,0 +1,56 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { useT } from '../i18n.js';
+import { Icon } from '../ui/icons.js';
+import type { RecordFormModel } from './record-form-model.js';
+
+/** The form's command bar: Save, Save and Close, Create a copy, Undo delete, Delete, as the model permits. */
+export const CommandBar = ({
+  model,
+  title,
+  onSave,
+  onCopy,
+  onRestore,
+  onDelete,
+}: {
+  model: RecordFormModel;
+  title: string;
+  onSave: (close: boolean) => void;
+  onCopy: () => void;
+  onRestore: () => void;
+  onDelete: () => void;
+}) => {
+  useSignals();
+  const t = useT();
+  const ready = model.status.value === 'ready';
+  const saving = model.status.value === 'saving';
+  const dirty = model.dirty.value;
+  return (
+    <div className="command-bar" role="toolbar" aria-label={title}>
+      {model.canSave.value && (
+        <>
+          <button type="button" className="btn btn-primary" disabled={!dirty || saving} onClick={() => onSave(false)} aria-busy={saving}>
+            <Icon name={saving ? 'hourglass' : 'save'} /> {t('CmdSave')}
+          </button>
+          <button type="button" className="btn btn-plain" disabled={!dirty || saving} onClick={() => onSave(true)}>
+            {t('CmdSaveAndClose')}
+          </button>
+        </>
+      )}
+      {model.canClone.value && ready && (
+        <button type="button" className="btn btn-plain" onClick={onCopy}>
+          <Icon name="copy" /> {t('CmdCreateCopy')}
+        </button>
+      )}
+      {model.canRestore && ready && (
+        <button type="button" className="btn btn-plain" onClick={onRestore}>
+          <Icon name="undo" /> {t('CmdUndoDelete')}
+        </button>
+      )}
+      {model.canDelete.value && ready && (
+        <button type="button" className="btn btn-danger-outline" onClick={onDelete}>
+          <Icon name="trash" /> {t('CmdDelete')}
+        </button>
+      )}
+    </div>
+  );
+};
