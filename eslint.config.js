@@ -28,6 +28,19 @@ export default tseslint.config(
       }],
     },
   },
+  // No adapter imports another adapter (ARCHITECTURE.md "Adapters"): each sees only the core's
+  // ports; the composition roots in cli/ are the one place that sees them all.
+  ...['adapters-sql', 'adapters-http', 'adapters-graph', 'ui-react'].map((pkg) => ({
+    files: [`${pkg}/src/**/*.{ts,tsx}`],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{
+          regex: '^@tessera/(adapters-[a-z]+|ui-react|cli|tests)(/|$)',
+          message: `${pkg} may import only @tessera/core(/internal) of the repository's packages: an adapter never reaches into another (ARCHITECTURE.md "Adapters"); wire them together in cli/.`,
+        }],
+      }],
+    },
+  })),
   {
     // The web client has no import loops (issue 12 point 7): a loop hides which module owns what.
     // Dynamic imports count too; the resolver maps the sources' `.js` specifiers to .ts/.tsx files.
