@@ -1,5 +1,5 @@
-import type { EntityRecord, FieldValue, Property, RichOption } from './core.js';
-import { formatDuration, formatMoney, fromBitmap, hasFlag, splitTags } from './core.js';
+import type { EntityRecord, FieldValue, Property, PropertyType, RichOption } from './core.js';
+import { FIELD_TYPES, formatDuration, formatMoney, fromBitmap, hasFlag, splitTags } from './core.js';
 import { session } from './state/session.js';
 import { language, t } from './i18n.js';
 
@@ -10,7 +10,7 @@ export const locale = (): string => (language.value === 'cz' ? 'cs' : language.v
 export const optionsOf = (p: Property): RichOption[] =>
   p.richOptions && p.richOptions.length > 0 ? p.richOptions : ((p.options ?? []) as Array<{ value?: unknown; label?: unknown }>).filter((o): o is RichOption => typeof o.value === 'number' && typeof o.label === 'string');
 
-export const isOptionSet = (p: Property): boolean => hasFlag(p, 'OptionSet') || optionsOf(p).length > 0 && p.type === 'Integer';
+export const isOptionSet = (p: Property): boolean => hasFlag(p, 'OptionSet') || (optionsOf(p).length > 0 && FIELD_TYPES[p.type].column === 'integer');
 
 export const lookupLabel = (v: FieldValue | undefined): string => (v && typeof v === 'object' ? (v.label ?? '') || v.id : typeof v === 'string' ? v : '');
 
@@ -43,23 +43,41 @@ export const formatDate = (v: string, dateOnly: boolean): string => {
   return Number.isNaN(d.getTime()) ? v : fmt('dt', { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' }).format(d);
 };
 
-/** A field value as text for lists and read-only views. */
-export const formatValue = (p: Property | undefined, v: FieldValue | undefined, record: EntityRecord = {}): string => {
-  if (v === undefined || v === null || v === '') return '';
-  if (!p) return typeof v === 'object' ? lookupLabel(v) : String(v);
-  if (p.type === 'Lookup' || typeof v === 'object') return lookupLabel(v);
-  if (p.type === 'Boolean') return v === true ? t('LblYes') : t('LblNo');
-  if (p.type === 'DateTime') return formatDate(String(v), hasFlag(p, 'DateOnly'));
+type Formatter = (p: Property, v: Exclude<FieldValue, null | ''>, record: EntityRecord) => string;
+
+/** A number: option labels (a multi-select bitmap lists each), a duration, else in the locale with the property's precision. */
+const numberText: Formatter = (p, v) => {
+  if (typeof v !== 'number') return String(v);
   const options = optionsOf(p);
-  if (options.length > 0 && typeof v === 'number') {
+  if (options.length > 0) {
     const values = hasFlag(p, 'MultiSelect') ? fromBitmap(v) : [v];
     return values.map((x) => options.find((o) => o.value === x)?.label ?? String(x)).join(', ');
   }
-  if (p.type === 'Money') return formatMoney(v as number, currencyOf(record), { thousandsSeparator: '\u202f' });
-  if (hasFlag(p, 'Duration') && typeof v === 'number') return formatDuration(v);
-  if (typeof v === 'number') return v.toLocaleString(locale(), { maximumFractionDigits: p.precision ?? 10 });
-  if (p.type === 'String' && (p.formatString === 'tags' || hasFlag(p, 'MultiSelect'))) return splitTags(String(v)).join(', ');
-  return String(v);
+  if (hasFlag(p, 'Duration')) return formatDuration(v);
+  return v.toLocaleString(locale(), { maximumFractionDigits: p.precision ?? 10 });
+};
+const plainText: Formatter = (p, v, record) => (typeof v === 'number' ? numberText(p, v, record) : String(v));
+
+/** The text of each property type in lists and read-only views (one table: a new type is a compile error until it has one). */
+export const formatters = {
+  String: (p, v, record) => (typeof v === 'string' && (p.formatString === 'tags' || hasFlag(p, 'MultiSelect')) ? splitTags(v).join(', ') : plainText(p, v, record)),
+  Integer: numberText,
+  Decimal: numberText,
+  Float: numberText,
+  Money: (p, v, record) => (typeof v === 'number' && optionsOf(p).length === 0 ? formatMoney(v, currencyOf(record), { thousandsSeparator: '\u202f' }) : numberText(p, v, record)),
+  DateTime: (p, v) => formatDate(String(v), hasFlag(p, 'DateOnly')),
+  Guid: plainText,
+  Lookup: (_, v) => lookupLabel(v),
+  Boolean: (_, v) => (v === true ? t('LblYes') : t('LblNo')),
+  Binary: plainText,
+  VersionNumber: plainText,
+} satisfies Record<PropertyType, Formatter>;
+
+/** A field value as text for lists and read-only views. */
+export const formatValue = (p: Property | undefined, v: FieldValue | undefined, record: EntityRecord = {}): string => {
+  if (v === undefined || v === null || v === '') return '';
+  if (!p || typeof v === 'object') return typeof v === 'object' ? lookupLabel(v) : String(v);
+  return formatters[p.type](p, v, record);
 };
 
 /** The colour of an option value, when its rich option has one. */

@@ -34,22 +34,54 @@ const SAMPLE_FIELDS: Property[] = [
   { logicalName: 'parentid', displayName: 'Parent', type: 'Lookup', targets: ['sample'] },
   { logicalName: 'active', displayName: 'Active', type: 'Boolean' },
   { logicalName: 'blob', displayName: 'Blob', type: 'Binary' },
-  { logicalName: 'kind', displayName: 'Kind', type: 'Integer', flags: ['OptionSet'], richOptions: [{ value: 1, label: 'Small' }, { value: 2, label: 'Large' }] },
-  { logicalName: 'tags', displayName: 'Tags', type: 'Integer', flags: ['OptionSet', 'MultiSelect'], options: [{ value: 0, label: 'A' }, { value: 3, label: 'B' }] },
+  {
+    logicalName: 'kind',
+    displayName: 'Kind',
+    type: 'Integer',
+    flags: ['OptionSet'],
+    richOptions: [
+      { value: 1, label: 'Small' },
+      { value: 2, label: 'Large' },
+    ],
+  },
+  {
+    logicalName: 'tags',
+    displayName: 'Tags',
+    type: 'Integer',
+    flags: ['OptionSet', 'MultiSelect'],
+    options: [
+      { value: 0, label: 'A' },
+      { value: 3, label: 'B' },
+    ],
+  },
 ];
-const sample: Entity = must(withSystemFields({ logicalName: 'sample', displayName: 'Sample', displayNamePlural: 'Samples', properties: SAMPLE_FIELDS }));
+const sample: Entity = must(
+  withSystemFields({
+    logicalName: 'sample',
+    displayName: 'Sample',
+    displayNamePlural: 'Samples',
+    properties: SAMPLE_FIELDS,
+  }),
+);
 const field = (name: string): Property => sample.properties.find((p) => p.logicalName === name) as Property;
 const caller = systemCaller();
 
 const newStore = () => {
   let n = 0;
-  return new InMemoryRecordStore((name) => (name === 'sample' ? sample : undefined), { now: () => new Date('2026-11-24T10:00:00Z') }, {
-    newId: () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`,
-  });
+  return new InMemoryRecordStore(
+    (name) => (name === 'sample' ? sample : undefined),
+    { now: () => new Date('2026-11-24T10:00:00Z') },
+    {
+      newId: () => `00000000-0000-4000-8000-${String(++n).padStart(12, '0')}`,
+    },
+  );
 };
 
 const uuid = fc.uuid().chain((u) => fc.constantFrom(u, u.toUpperCase()));
-const anyText = fc.string({ maxLength: 50, unit: fc.constantFrom('a', 'Ž', ' ', ';', '"', '\n', '\\', '=', "'", '-', '+', '@', '\t', '1', ',', '.') });
+const anyText = fc.string({
+  maxLength: 50,
+  unit: fc.constantFrom('a', 'Ž', ' ', ';', '"', '\n', '\\', '=', "'", '-', '+', '@', '\t', '1', ',', '.'),
+});
 const anyNumber = fc.oneof(
   fc.integer(),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
@@ -65,13 +97,19 @@ const wireValueOf = (p: Property): fc.Arbitrary<FieldValue> => {
     case 'seen':
     case 'due':
       return fc.oneof(
-        fc.date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true }).map((d) => d.toISOString()),
+        fc
+          .date({ min: new Date('0001-01-01T00:00:00Z'), max: new Date('9999-12-31T23:59:59Z'), noInvalidDate: true })
+          .map((d) => d.toISOString()),
         fc.constantFrom('2026-02-29', '2024-02-29', '2026-11-24T10:30:00+01:00', 'tomorrow'),
       );
     case 'ref':
       return fc.oneof(uuid, fc.constant('not-a-uuid'));
     case 'parentid':
-      return fc.oneof(uuid, uuid.map((id) => ({ id, name: 'sample' })), uuid.map((id) => ({ id, name: 'other' })));
+      return fc.oneof(
+        uuid,
+        uuid.map((id) => ({ id, name: 'sample' })),
+        uuid.map((id) => ({ id, name: 'other' })),
+      );
     case 'active':
       return fc.constantFrom(true, false, 1, 0, 'true', 'false', '1', '0', 'yes', 2);
     case 'blob':
@@ -95,8 +133,10 @@ const csvLineCells = (line: string): string[] => {
       let j = i + 1;
       let cell = '';
       for (;;) {
-        if (text[j] === '"' && text[j + 1] === '"') (cell += '"'), (j += 2);
-        else if (text[j] === '"') break;
+        if (text[j] === '"' && text[j + 1] === '"') {
+          cell += '"';
+          j += 2;
+        } else if (text[j] === '"') break;
         else cell += text[j++];
       }
       cells.push(unescapeQuotedCell(cell));
@@ -148,8 +188,23 @@ describe('the field-type registry (issue 12 point 3)', () => {
     expect((must(await store.retrieveById(caller, 'sample', a)) as EntityRecord).active).toBe(true);
     expect((must(await store.retrieveById(caller, 'sample', b)) as EntityRecord).active).toBe(false);
     const lookup = (n: string) => (n === 'sample' ? sample : undefined);
-    for (const [given, meant] of [['1', true], ['0', false], [1, true], [0, false], ['true', true], ['false', false], [true, true]] as const) {
-      const plan = must(validateQuery({ entity: { name: 'sample', filter: { conditions: [{ attribute: 'active', operator: 'eq', value: given }] } } }, lookup));
+    for (const [given, meant] of [
+      ['1', true],
+      ['0', false],
+      [1, true],
+      [0, false],
+      ['true', true],
+      ['false', false],
+      [true, true],
+    ] as const) {
+      const plan = must(
+        validateQuery(
+          {
+            entity: { name: 'sample', filter: { conditions: [{ attribute: 'active', operator: 'eq', value: given }] } },
+          },
+          lookup,
+        ),
+      );
       expect(plan.filter?.conditions[0]).toMatchObject({ kind: 'compare', value: meant });
       expect(storedValue(sample, field('active'), given)).toEqual({ _tag: 'Right', right: meant });
     }
@@ -174,11 +229,18 @@ describe('the field-type registry (issue 12 point 3)', () => {
 
   it('a date outside the years 1 to 9999 is refused by writes as by import', () => {
     expect(isLeft(storedValue(sample, field('seen'), '+010000-01-01T00:00:00.000Z'))).toBe(true);
-    expect(storedValue(sample, field('seen'), '2026-11-24T10:30:00+01:00')).toEqual({ _tag: 'Right', right: '2026-11-24T09:30:00.000Z' });
+    expect(storedValue(sample, field('seen'), '2026-11-24T10:30:00+01:00')).toEqual({
+      _tag: 'Right',
+      right: '2026-11-24T09:30:00.000Z',
+    });
   });
 
   it('property: for every type, a value the write path accepts round-trips through store, fetch, CSV export and import unchanged', async () => {
-    const transferable = sample.properties.filter((p) => FIELD_TYPES[p.type].transferable && !['id', 'createdon', 'createdby', 'modifiedon', 'modifiedby', 'ownerid'].includes(p.logicalName));
+    const transferable = sample.properties.filter(
+      (p) =>
+        FIELD_TYPES[p.type].transferable &&
+        !['id', 'createdon', 'createdby', 'modifiedon', 'modifiedby', 'ownerid'].includes(p.logicalName),
+    );
     const rest = SAMPLE_FIELDS.filter((p) => p.type === 'Binary');
     await fc.assert(
       fc.asyncProperty(
@@ -205,7 +267,8 @@ describe('the field-type registry (issue 12 point 3)', () => {
           expect(row?.notes).toEqual([]);
           must(await store.update(caller, 'sample', { id, ...row?.values }));
           const imported = must(await store.retrieveById(caller, 'sample', id));
-          for (const p of transferable) expect([p.logicalName, imported[p.logicalName]]).toEqual([p.logicalName, fetched[p.logicalName]]);
+          for (const p of transferable)
+            expect([p.logicalName, imported[p.logicalName]]).toEqual([p.logicalName, fetched[p.logicalName]]);
         },
       ),
       { numRuns: 150 },

@@ -31,7 +31,8 @@ import {
  */
 
 /** The column kinds of spec 000 section 3's type table; a lookup is a `guid` plus its `{field}Target` string. */
-export type ColumnKind = 'datetime' | 'money' | 'decimal' | 'float' | 'integer' | 'boolean' | 'guid' | 'string' | 'binary' | 'versionnumber';
+export type ColumnKind =
+  'datetime' | 'money' | 'decimal' | 'float' | 'integer' | 'boolean' | 'guid' | 'string' | 'binary' | 'versionnumber';
 
 /**
  * The stored form (record-rules.ts) of a type, which is also what the SQL adapters translate:
@@ -108,7 +109,11 @@ const moneyRule: NumberRule = (_, n) => {
 };
 const floatRule: NumberRule = (_, n) => n;
 
-const numberType = (column: ColumnKind, rule: NumberRule, decimals: (p: Property) => number | undefined): FieldTypeRules => ({
+const numberType = (
+  column: ColumnKind,
+  rule: NumberRule,
+  decimals: (p: Property) => number | undefined,
+): FieldTypeRules => ({
   column,
   stored: 'number',
   numeric: true,
@@ -158,11 +163,13 @@ const lookupCell = (p: Property, raw: unknown): Coerced => {
   const text = asText(raw);
   if (text === undefined) return error('a lookup id or name is expected');
   const id = normalizeUuid(text);
-  if (id !== undefined) return targets[0] === undefined ? error('the lookup has no target entity') : value({ id, name: targets[0] });
+  if (id !== undefined)
+    return targets[0] === undefined ? error('the lookup has no target entity') : value({ id, name: targets[0] });
   return { tag: 'resolve', name: text.trim() };
 };
 
-const idQueryValue = (_: Property, v: unknown): Scalar | undefined => (typeof v === 'string' && isGuid(v) ? v.toLowerCase() : undefined);
+const idQueryValue = (_: Property, v: unknown): Scalar | undefined =>
+  typeof v === 'string' && isGuid(v) ? v.toLowerCase() : undefined;
 
 export const FIELD_TYPES = {
   String: {
@@ -202,7 +209,9 @@ export const FIELD_TYPES = {
     queryValue: storedDate,
     importCell: (p, raw) => {
       const d = typeof raw === 'string' ? parseDate(raw) : undefined;
-      return d === undefined ? { tag: 'dropped', message: `${show(String(raw))} is not a date; left empty` } : value(dateValue(p, d));
+      return d === undefined
+        ? { tag: 'dropped', message: `${show(String(raw))} is not a date; left empty` }
+        : value(dateValue(p, d));
     },
   },
   Guid: {

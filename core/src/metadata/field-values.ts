@@ -12,9 +12,12 @@ export const INT_MAX = 2147483647;
 /** decimal(23,10): 13 digits before the point, 10 after. */
 export const DECIMAL_SCALE = 10;
 export const DECIMAL_LIMIT = 1e13;
-/** SQL Server money: 4 digits after the point, at most 922 337 203 685 477.5807 either way. */
+/**
+ * SQL Server money: 4 digits after the point, at most 922 337 203 685 477.5807 either way; the
+ * limit here is the largest double below it (doubles are 0.125 apart there).
+ */
 export const MONEY_SCALE = 4;
-export const MONEY_LIMIT = 922337203685477.5807;
+export const MONEY_LIMIT = 922337203685477.5;
 /** datetimeoffset and ISO text hold the years 1 to 9999. */
 const FIRST_INSTANT = -62135596800000;
 const LAST_INSTANT = 253402300799999;
@@ -124,7 +127,13 @@ export const parseDate = (s: string): Date | undefined => {
   if (m !== null) {
     const [d, mo, y, h, mi, se] = [m[1], m[2], m[3], m[4] ?? '0', m[5] ?? '0', m[6] ?? '0'].map(Number);
     const date = new Date(Date.UTC(y, mo - 1, d, h, mi, se));
-    const valid = date.getUTCFullYear() === y && date.getUTCMonth() === mo - 1 && date.getUTCDate() === d && h < 24 && mi < 60 && se < 60;
+    const valid =
+      date.getUTCFullYear() === y &&
+      date.getUTCMonth() === mo - 1 &&
+      date.getUTCDate() === d &&
+      h < 24 &&
+      mi < 60 &&
+      se < 60;
     return valid ? date : undefined;
   }
   for (const candidate of [trimmed, trimmed.replace(/\s+/g, '')]) {
@@ -140,13 +149,17 @@ export const parseDate = (s: string): Date | undefined => {
 
 /** How a date is stored: DateOnly fields as YYYY-MM-DD, others as ISO 8601 in UTC (API.md). */
 export const dateValue = (p: Property, d: Date): string =>
-  hasFlag(p, 'DateOnly') ? `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}` : d.toISOString();
+  hasFlag(p, 'DateOnly')
+    ? `${pad(d.getUTCFullYear(), 4)}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`
+    : d.toISOString();
 
 /** The options of an option-set property: rich options first, else plain ones. */
 export const optionsOf = (p: Property): Array<{ value: number; label: string }> => {
   if (p.richOptions !== undefined && p.richOptions.length > 0) return p.richOptions;
   const plain = (p.options ?? []) as Array<{ value?: unknown; label?: unknown }>;
-  return plain.filter((o): o is { value: number; label: string } => typeof o.value === 'number' && typeof o.label === 'string');
+  return plain.filter(
+    (o): o is { value: number; label: string } => typeof o.value === 'number' && typeof o.label === 'string',
+  );
 };
 
 const optionSets = new WeakMap<Property, boolean>();
@@ -169,7 +182,10 @@ export const optionValuesOf = (p: Property): ReadonlySet<number> | null => {
   let v = knownValues.get(p);
   if (v === undefined) {
     const options = optionsOf(p);
-    v = hasFlag(p, 'OptionSet') && !hasFlag(p, 'WriteIn') && options.length > 0 ? new Set(options.map((o) => o.value)) : null;
+    v =
+      hasFlag(p, 'OptionSet') && !hasFlag(p, 'WriteIn') && options.length > 0
+        ? new Set(options.map((o) => o.value))
+        : null;
     knownValues.set(p, v);
   }
   return v;

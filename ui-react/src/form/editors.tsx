@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
 import { isRight } from 'fp-ts/lib/Either.js';
-import type { EntityRecord, FieldValue, FormField, LookupValue, Property, RichOption } from '../core.js';
-import { addTag, ageDisplay, dependentOptions, formatDurationInput, fromBitmap, hasFlag, hasTag, joinTags, optionPresentation, parseDuration, splitTags, toggleBit } from '../core.js';
+import type { EntityRecord, FieldValue, FormField, LookupValue, Property, PropertyType, RichOption } from '../core.js';
+import { addTag, ageDisplay, FIELD_TYPES, dependentOptions, formatDurationInput, fromBitmap, hasFlag, hasTag, joinTags, optionPresentation, parseDuration, splitTags, toggleBit } from '../core.js';
 import { useT } from '../i18n.js';
 import { currencyOf, optionsOf } from '../format.js';
 import { local } from '../state/storage.js';
@@ -33,7 +33,7 @@ export const fromLocalInput = (v: string): string | null => (v ? new Date(v).toI
 
 /** Tag fields: strings joined with ';' (spec 001 section 3); a tag never repeats (section 5). */
 export const isTagField = (p: Property, f: FormField): boolean =>
-  p.type === 'String' && (f.type === 'tags' || p.formatString === 'tags' || hasFlag(p, 'MultiSelect'));
+  FIELD_TYPES[p.type].stored === 'text' && (f.type === 'tags' || p.formatString === 'tags' || hasFlag(p, 'MultiSelect'));
 
 const TagsEditor = ({ id, value, onChange, disabled, label }: { id: string; value: string; onChange: (v: string | null) => void; disabled: boolean; label: string }) => {
   const t = useT();
@@ -183,74 +183,80 @@ const rememberWriteIn = (entity: string, field: string, value: string, fixed: st
   if (!list.includes(value)) local.set(writeInKey(entity, field), JSON.stringify([...list, value].slice(-50)));
 };
 
-/** The editor of one field, chosen by its property type and flags (spec 001 section 2). */
-export const FieldEditor = (props: EditorProps) => {
-  const { id, p, f, value, record, disabled, invalid, describedBy, label, onChange, entityName } = props;
-  const listId = useId();
-  const t = useT();
-  // Every editor is named by its field's label (the label element carries the id `${id}-label`).
-  const common = { id, disabled, 'aria-describedby': describedBy, 'aria-invalid': invalid || undefined, 'aria-labelledby': `${id}-label` } as const;
-  const options = optionsOf(p);
+/** The attributes every editor's input carries: named by its field's label (the label element has the id `${id}-label`). */
+type Common = { id: string; disabled: boolean; 'aria-describedby'?: string; 'aria-invalid'?: true; 'aria-labelledby': string };
+type Editor = (props: EditorProps & { common: Common; options: RichOption[] }) => React.ReactNode;
 
-  if (p.type === 'Lookup') {
-    return <LookupInput id={id} label={label} targets={p.targets ?? []} value={value && typeof value === 'object' ? (value as LookupValue) : null} onChange={(v) => onChange(v)} disabled={disabled} describedBy={describedBy} invalid={invalid} />;
-  }
-  if (p.type === 'Boolean') {
-    return (
-      <label className="switch">
-        <input type="checkbox" role="switch" {...common} checked={value === true} onChange={(e) => onChange(e.target.checked)} />
-        <span className="switch-track" aria-hidden="true" />
-      </label>
-    );
-  }
-  if (p.type === 'DateTime') {
-    if (hasFlag(p, 'DateOnly')) {
-      const input = <input type="date" {...common} value={typeof value === 'string' ? value.slice(0, 10) : ''} onChange={(e) => onChange(e.target.value || null)} />;
-      // An Age field shows the age beside the date (months below one year).
-      const age = hasFlag(p, 'Age') && typeof value === 'string' && value ? ageDisplay(value, new Date().toISOString().slice(0, 10)) : undefined;
-      if (!age) return input;
-      return (
-        <>
-          {input}
-          <span className="hint">{t(age.unit === 'years' ? 'MsgAgeYears' : 'MsgAgeMonths', { n: age.value })}</span>
-        </>
-      );
-    }
-    return <input type="datetime-local" {...common} value={typeof value === 'string' ? toLocalInput(value) : ''} onChange={(e) => onChange(fromLocalInput(e.target.value))} />;
-  }
-  if (options.length > 0 && p.type !== 'String') {
-    const offered = dependentOptions(options, record);
-    if (hasFlag(p, 'MultiSelect')) return <MultiSelectEditor id={id} options={offered} value={typeof value === 'number' ? value : 0} onChange={onChange} disabled={disabled} label={label} />;
-    return <OptionEditor id={id} p={p} options={offered} value={typeof value === 'number' ? value : null} onChange={onChange} disabled={disabled} label={label} describedBy={describedBy} invalid={invalid} />;
-  }
+const LookupEditor: Editor = ({ id, p, value, onChange, disabled, describedBy, invalid, label }) => (
+  <LookupInput id={id} label={label} targets={p.targets ?? []} value={value && typeof value === 'object' ? (value as LookupValue) : null} onChange={(v) => onChange(v)} disabled={disabled} describedBy={describedBy} invalid={invalid} />
+);
+
+const BooleanEditor: Editor = ({ common, value, onChange }) => (
+  <label className="switch">
+    <input type="checkbox" role="switch" {...common} checked={value === true} onChange={(e) => onChange(e.target.checked)} />
+    <span className="switch-track" aria-hidden="true" />
+  </label>
+);
+
+const DateTimeEditor: Editor = ({ p, common, value, onChange }) => {
+  const t = useT();
+  if (!hasFlag(p, 'DateOnly')) return <input type="datetime-local" {...common} value={typeof value === 'string' ? toLocalInput(value) : ''} onChange={(e) => onChange(fromLocalInput(e.target.value))} />;
+  const input = <input type="date" {...common} value={typeof value === 'string' ? value.slice(0, 10) : ''} onChange={(e) => onChange(e.target.value || null)} />;
+  // An Age field shows the age beside the date (months below one year).
+  const age = hasFlag(p, 'Age') && typeof value === 'string' && value ? ageDisplay(value, new Date().toISOString().slice(0, 10)) : undefined;
+  if (!age) return input;
+  return (
+    <>
+      {input}
+      <span className="hint">{t(age.unit === 'years' ? 'MsgAgeYears' : 'MsgAgeMonths', { n: age.value })}</span>
+    </>
+  );
+};
+
+/** A number field: an option set (single or multi-select), a duration, or a number input (Money with its currency). */
+const NumberEditor: Editor = (props) => {
+  const { id, p, common, options, value, record, onChange, disabled, describedBy, invalid } = props;
+  if (options.length > 0) return <OptionSetEditor {...props} />;
+  const column = FIELD_TYPES[p.type].column;
   if (hasFlag(p, 'Duration')) return <DurationEditor id={id} value={typeof value === 'number' ? value : null} onChange={onChange} disabled={disabled} describedBy={describedBy} invalid={invalid} />;
-  if (['Integer', 'Decimal', 'Float', 'Money'].includes(p.type)) {
-    const step = p.type === 'Integer' ? 1 : p.precision !== undefined ? 10 ** -p.precision : 'any';
-    const input = (
-      <input
-        type="number"
-        inputMode={p.type === 'Integer' ? 'numeric' : 'decimal'}
-        step={step}
-        {...common}
-        value={typeof value === 'number' ? value : ''}
-        onChange={(e) => onChange(e.target.value === '' ? null : Number(e.target.value))}
-      />
-    );
-    if (p.type !== 'Money') return input;
-    const c = currencyOf(record);
-    return (
-      <div className="adorned">
-        {input}
-        <span className="adornment" aria-label={c?.code ?? 'EUR'}>
-          {c?.symbol ?? '€'}
-        </span>
-      </div>
-    );
-  }
-  if (p.type === 'Guid' || p.type === 'VersionNumber' || p.type === 'Binary') return <input {...common} disabled value={value === null || value === undefined ? '' : String(value)} readOnly />;
-  // Strings
+  const step = column === 'integer' ? 1 : p.precision !== undefined ? 10 ** -p.precision : 'any';
+  const input = (
+    <input
+      type="number"
+      inputMode={column === 'integer' ? 'numeric' : 'decimal'}
+      step={step}
+      {...common}
+      value={typeof value === 'number' ? value : ''}
+      onChange={(e) => onChange(e.target.value === '' ? null : Number(e.target.value))}
+    />
+  );
+  if (column !== 'money') return input;
+  const c = currencyOf(record);
+  return (
+    <div className="adorned">
+      {input}
+      <span className="adornment" aria-label={c?.code ?? 'EUR'}>
+        {c?.symbol ?? '€'}
+      </span>
+    </div>
+  );
+};
+
+const OptionSetEditor: Editor = ({ id, p, options, value, record, onChange, disabled, label, describedBy, invalid }) => {
+  const offered = dependentOptions(options, record);
+  if (hasFlag(p, 'MultiSelect')) return <MultiSelectEditor id={id} options={offered} value={typeof value === 'number' ? value : 0} onChange={onChange} disabled={disabled} label={label} />;
+  return <OptionEditor id={id} p={p} options={offered} value={typeof value === 'number' ? value : null} onChange={onChange} disabled={disabled} label={label} describedBy={describedBy} invalid={invalid} />;
+};
+
+/** Ids, versions and bytes are shown, never typed (an option set of them still offers its options). */
+const ReadOnlyEditor: Editor = (props) =>
+  props.options.length > 0 ? <OptionSetEditor {...props} /> : <input {...props.common} disabled value={props.value === null || props.value === undefined ? '' : String(props.value)} readOnly />;
+
+/** Texts: tags, multi-line or JSON, write-in with suggestions, image or file addresses, e-mail, URL, phone or plain. */
+const StringEditor: Editor = ({ p, f, common, options, value, onChange, disabled, label, entityName }) => {
+  const listId = useId();
   const text = typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value);
-  if (isTagField(p, f)) return <TagsEditor id={id} value={text} onChange={onChange} disabled={disabled} label={label} />;
+  if (isTagField(p, f)) return <TagsEditor id={common.id} value={text} onChange={onChange} disabled={disabled} label={label} />;
   if (hasFlag(p, 'MultiLine') || hasFlag(p, 'Json')) {
     return <textarea {...common} className={hasFlag(p, 'Json') ? 'mono' : undefined} rows={hasFlag(p, 'Json') ? 8 : 4} maxLength={p.max} value={text} onChange={(e) => onChange(e.target.value)} />;
   }
@@ -298,4 +304,27 @@ export const FieldEditor = (props: EditorProps) => {
       )}
     </div>
   );
+};
+
+/** The editor of each property type (one table: a new type is a compile error until it has one). */
+export const editors = {
+  String: StringEditor,
+  Integer: NumberEditor,
+  Decimal: NumberEditor,
+  Float: NumberEditor,
+  Money: NumberEditor,
+  DateTime: DateTimeEditor,
+  Guid: ReadOnlyEditor,
+  Lookup: LookupEditor,
+  Boolean: BooleanEditor,
+  Binary: ReadOnlyEditor,
+  VersionNumber: ReadOnlyEditor,
+} satisfies Record<PropertyType, Editor>;
+
+/** The editor of one field, chosen by its property type and flags (spec 001 section 2). */
+export const FieldEditor = (props: EditorProps) => {
+  const { id, p, disabled, invalid, describedBy } = props;
+  const common: Common = { id, disabled, 'aria-describedby': describedBy, 'aria-invalid': invalid || undefined, 'aria-labelledby': `${id}-label` };
+  const Edit = editors[p.type];
+  return <Edit {...props} common={common} options={optionsOf(p)} />;
 };

@@ -1,6 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { Link } from 'react-router';
 import type { EntityRecord, FieldValue } from '../core.js';
+import { FIELD_TYPES } from '../core.js';
 import { useT } from '../i18n.js';
 import { formatValue, optionColor } from '../format.js';
 import { Icon } from '../ui/icons.js';
@@ -70,7 +71,7 @@ export const ListTable = ({ model, linkOf }: { model: ListModel; linkOf: (r: Ent
                   const color = optionColor(p, v);
                   const label = c.label ?? p?.displayName ?? c.name;
                   return (
-                    <td key={c.name} data-label={label} className={p && ['Integer', 'Decimal', 'Float', 'Money'].includes(p.type) && !color ? 'num' : undefined}>
+                    <td key={c.name} data-label={label} className={p && FIELD_TYPES[p.type].numeric && !color ? 'num' : undefined}>
                       {i === 0 || c.form ? (
                         <Link to={linkOf(r, c.form)} className="row-link">
                           {text || t('MsgUnknownTitle')}

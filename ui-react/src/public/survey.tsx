@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useParams } from 'react-router';
-import type { Property } from '@tessera/core/internal';
+import type { Property, PropertyType } from '@tessera/core/internal';
 import { useApi } from '../api/context.js';
 import { useT, type T } from '../i18n.js';
 import { Icon } from '../ui/icons.js';
@@ -50,13 +50,30 @@ export const surveyOutcome = (text: string, t: T): { text: string; kind: 'done' 
 
 const flag = (p: Property, f: string) => (p.flags ?? []).includes(f as never);
 
+/** The form control of each property type on a survey (a new type is a compile error until it has one). */
+const SURVEY_CONTROLS = {
+  String: 'text',
+  Integer: 'integer',
+  Decimal: 'number',
+  Float: 'number',
+  Money: 'number',
+  DateTime: 'date',
+  Guid: 'text',
+  Lookup: 'text',
+  Boolean: 'checkbox',
+  Binary: 'text',
+  VersionNumber: 'text',
+} satisfies Record<PropertyType, 'text' | 'integer' | 'number' | 'date' | 'checkbox'>;
+const controlOf = (p: Property) => SURVEY_CONTROLS[p.type];
+const isNumberControl = (p: Property): boolean => controlOf(p) === 'integer' || controlOf(p) === 'number';
+
 const SurveyInput = ({ p }: { p: Property }) => {
   const t = useT();
   const id = `sv-${p.logicalName}`;
   const required = flag(p, 'Required');
   const options = p.richOptions ?? ((p.options ?? []) as Array<{ value: number; label: string }>).filter((o) => 'label' in o);
   let input: React.ReactNode;
-  if (p.type === 'Boolean') input = <input id={id} name={p.logicalName} type="checkbox" />;
+  if (controlOf(p) === 'checkbox') input = <input id={id} name={p.logicalName} type="checkbox" />;
   else if (options.length > 0)
     input = (
       <select id={id} name={p.logicalName} required={required} defaultValue="">
@@ -70,11 +87,11 @@ const SurveyInput = ({ p }: { p: Property }) => {
     );
   else if (flag(p, 'MultiLine')) input = <textarea id={id} name={p.logicalName} required={required} maxLength={p.max} rows={4} />;
   else {
-    const type = p.type === 'DateTime' ? (flag(p, 'DateOnly') ? 'date' : 'datetime-local') : ['Integer', 'Decimal', 'Float', 'Money'].includes(p.type) ? 'number' : flag(p, 'Email') ? 'email' : flag(p, 'Url') ? 'url' : flag(p, 'Phone') ? 'tel' : 'text';
-    input = <input id={id} name={p.logicalName} type={type} required={required} maxLength={p.max} step={p.type === 'Integer' ? 1 : 'any'} />;
+    const type = controlOf(p) === 'date' ? (flag(p, 'DateOnly') ? 'date' : 'datetime-local') : isNumberControl(p) ? 'number' : flag(p, 'Email') ? 'email' : flag(p, 'Url') ? 'url' : flag(p, 'Phone') ? 'tel' : 'text';
+    input = <input id={id} name={p.logicalName} type={type} required={required} maxLength={p.max} step={controlOf(p) === 'integer' ? 1 : 'any'} />;
   }
   return (
-    <div className={`field ${p.type === 'Boolean' ? 'field-check' : ''}`}>
+    <div className={`field ${controlOf(p) === 'checkbox' ? 'field-check' : ''}`}>
       <label htmlFor={id}>
         {p.displayName}
         {required && (
@@ -124,9 +141,9 @@ export const SurveyPage = () => {
     for (const p of survey?.properties ?? []) {
       const el = form.elements.namedItem(p.logicalName) as HTMLInputElement | null;
       if (!el) continue;
-      if (p.type === 'Boolean') answers[p.logicalName] = el.checked;
+      if (controlOf(p) === 'checkbox') answers[p.logicalName] = el.checked;
       else if (el.value === '') continue;
-      else if (['Integer', 'Decimal', 'Float', 'Money'].includes(p.type) || (p.options ?? []).length > 0 || (p.richOptions ?? []).length > 0) answers[p.logicalName] = Number(el.value);
+      else if (isNumberControl(p) || (p.options ?? []).length > 0 || (p.richOptions ?? []).length > 0) answers[p.logicalName] = Number(el.value);
       else answers[p.logicalName] = el.value;
     }
     setBusy(true);
