@@ -104,11 +104,11 @@ export const createApp = (deps: HttpDeps): express.Express => {
   api.use(organizationRoutes({ ...deps }));
   api.use(adminRoutes({ signIn: deps.signIn, sessions: deps.sessions, logger: deps.logger, errors: new AppErrorLog() }, guard));
   api.use(streamRoutes({ sessions: deps.sessions, tenants: deps.tenants, callers, clock: deps.clock }, guard));
-  api.use(surveyRoutes({ tenants: deps.tenants, directory: deps.directory }));
+  api.use(surveyRoutes({ tenants: deps.tenants, directory: deps.directory, clock: deps.clock }));
   api.use(contextRoutes(deps.config, guard));
   api.use(dataRoutes(deps.sessions, deps.clock, guard));
   if (deps.graph) api.use(graphRoutes(deps.graph, guard));
-  api.use(importExportRoutes({ guard, files: deps.importFiles, exports: deps.exports, clock: deps.clock, logger: deps.logger }));
+  api.use(importExportRoutes({ guard, sessions: deps.sessions, files: deps.importFiles, exports: deps.exports, clock: deps.clock, logger: deps.logger }));
   api.use((req, res) => sendText(res, 404, `ERR_NOT_FOUND: no call ${req.method} /api${req.path}`));
   app.use('/api', api);
   if (deps.providers) app.use('/auth', providerRoutes(deps.providers));

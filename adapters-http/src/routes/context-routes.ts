@@ -1,27 +1,30 @@
-import { Router, type RequestHandler } from 'express';
+import type { RequestHandler, Router } from 'express';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { buildUserContext } from '@tessera/core/internal';
+import { API, buildUserContext } from '@tessera/core/internal';
 import { sendDomainError } from '../http-errors.js';
+import { route, routerOf, sendAnswer } from '../route.js';
 import { signed } from '../session-guard.js';
 
 /** GET /api/getusercontext (spec 000 section 3). `?appId=` picks the app when the user has it. */
-export const contextRoutes = (config: { buildDate: string; languages?: readonly string[]; sas?: string }, guard: RequestHandler): Router => {
-  const r = Router();
-  r.get('/getusercontext', guard, async (req, res) => {
-    const s = signed(res);
-    const ctx = await buildUserContext({
-      store: s.tenant.store,
-      caller: s.caller,
-      orgName: s.session.orgName,
-      entities: s.tenant.entities(),
-      buildDate: config.buildDate,
-      appId: typeof req.query.appId === 'string' ? req.query.appId : undefined,
-      languages: config.languages,
-      sas: config.sas,
-    });
-    if (isLeft(ctx)) return sendDomainError(res, ctx.left);
-    res.setHeader('Cache-Control', 'no-store');
-    res.json(ctx.right);
-  });
-  return r;
-};
+export const contextRoutes = (
+  config: { buildDate: string; languages?: readonly string[]; sas?: string },
+  guard: RequestHandler,
+): Router =>
+  routerOf(guard, [
+    route(API.userContext, async ({ appId }, _req, res) => {
+      const s = signed(res);
+      const ctx = await buildUserContext({
+        store: s.tenant.store,
+        caller: s.caller,
+        orgName: s.session.orgName,
+        entities: s.tenant.entities(),
+        buildDate: config.buildDate,
+        appId,
+        languages: config.languages,
+        sas: config.sas,
+      });
+      if (isLeft(ctx)) return sendDomainError(res, ctx.left);
+      res.setHeader('Cache-Control', 'no-store');
+      sendAnswer(res, API.userContext, ctx.right);
+    }),
+  ]);

@@ -1,27 +1,23 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
-import * as t from 'io-ts';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import { randomUUID } from 'node:crypto';
 import type { Writable } from 'node:stream';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import type { Logger } from 'pino';
 import {
-  decode,
-  ExportFormat,
-  ExportOptions,
+  API,
   exportFileName,
   exportableEntity,
   exportPlan,
-  FetchRequest,
+  exportRequest,
+  importableEntity,
   importConfirmationText,
   importTemplate,
-  IMPORT_MODES,
-  inputError,
   loadExportDefaults,
   noObject,
   previewImport,
-  primaryKeyOf,
   resolveExportOptions,
   runImport,
+  withWriteEffects,
   type Caller,
   type Clock,
   type Entity,
@@ -30,9 +26,11 @@ import {
   type ImportFiles,
   type ImportMode,
   type ImportSettings,
+  type SessionStore,
   type Tenant,
 } from '@tessera/core/internal';
 import { sendDomainError, sendText } from '../http-errors.js';
+import { route, routerOf, sendAnswer } from '../route.js';
 import { signed } from '../session-guard.js';
 
 /**
@@ -51,15 +49,8 @@ export const UPLOAD_TTL_MS = 60 * 60 * 1000;
 
 type Upload = { id: string; org: string; userId: string; entity: string; fileName: string; file: ImportFile; expires: number };
 
-const ImportModeCodec = t.keyof(Object.fromEntries(IMPORT_MODES.map((m) => [m, null])) as Record<ImportMode, null>, 'mode');
-const CommitBody = t.intersection([t.type({ uploadId: t.string }), t.partial({ match: t.string, mode: ImportModeCodec })], 'import commit');
-const ExportBody = t.intersection(
-  [t.type({ query: FetchRequest }), t.partial({ format: ExportFormat, options: ExportOptions, ids: t.array(t.string), titleSuffix: t.string })],
-  'export body',
-);
-
-const entityOf = (tenant: Tenant, name: unknown): Entity | undefined =>
-  typeof name === 'string' ? tenant.entities().find((e) => e.logicalName === name) : undefined;
+const entityOf = (tenant: Tenant, name: string | undefined): Entity | undefined =>
+  name === undefined ? undefined : tenant.entities().find((e) => e.logicalName === name);
 
 const settingsFor = (entity: Entity, caller: Caller, match: string | undefined, mode: ImportMode | undefined): ImportSettings => ({
   entity,
@@ -76,6 +67,8 @@ const CONTENT_TYPE = { csv: 'text/csv; charset=utf-8', json: 'application/json; 
 
 export type ImportExportDeps = {
   guard: RequestHandler;
+  /** Imports sign out the users they deactivate, like /api/update (core applyWrites). */
+  sessions: SessionStore;
   /** Where uploads wait for their commit, and how they are read. */
   files: ImportFiles;
   /** Writes the export file to the response. */
@@ -85,7 +78,6 @@ export type ImportExportDeps = {
 };
 
 export const importExportRoutes = (deps: ImportExportDeps): Router => {
-  const r = Router();
   const uploads = new Map<string, Upload>();
   const drop = (u: Upload): void => {
     uploads.delete(u.id);
@@ -105,101 +97,86 @@ export const importExportRoutes = (deps: ImportExportDeps): Router => {
     })();
   };
 
-  r.post('/import/upload', deps.guard, async (req, res: Response) => {
-    sweep();
-    const s = signed(res);
-    const entity = entityOf(s.tenant, req.query.entity);
-    if (!entity) return sendDomainError(res, noObject(String(req.query.entity ?? '')));
-    if (entity.type === 'many') return sendDomainError(res, inputError(`${entity.logicalName} is a link entity and cannot be imported`));
-    const mode = req.query.mode === undefined ? undefined : decode(ImportModeCodec, req.query.mode, 'mode');
-    if (mode !== undefined && isLeft(mode)) return sendDomainError(res, mode.left);
-    const fileName = typeof req.query.fileName === 'string' && req.query.fileName !== '' ? req.query.fileName : 'upload.csv';
-    const kept = await deps.files.keep(fileName, bodyBytes(req), MAX_UPLOAD_BYTES);
-    if (kept._tag === 'TooLarge') return sendText(res, 413, `ERR_TOO_LARGE: the file is over the limit of ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`);
-    const upload: Upload = {
-      id: randomUUID(),
-      org: s.tenant.name,
-      userId: s.caller.userId,
-      entity: entity.logicalName,
-      fileName,
-      file: kept.file,
-      expires: deps.clock.now().getTime() + UPLOAD_TTL_MS,
-    };
-    uploads.set(upload.id, upload);
-    const match = typeof req.query.match === 'string' && req.query.match !== '' ? req.query.match : undefined;
-    const preview = await previewImport(s.tenant.store, settingsFor(entity, s.caller, match, mode?.right), upload.file.source);
-    res.json({ uploadId: upload.id, entity: entity.logicalName, fileName, confirmation: importConfirmationText(preview), ...preview });
-  });
+  return routerOf(deps.guard, [
+    route(API.importUpload, async (query, req, res: Response) => {
+      sweep();
+      const s = signed(res);
+      const importable = importableEntity(s.tenant.entities(), query.entity ?? '');
+      if (isLeft(importable)) return sendDomainError(res, importable.left);
+      const entity = importable.right;
+      const fileName = query.fileName ? query.fileName : 'upload.csv';
+      const kept = await deps.files.keep(fileName, bodyBytes(req), MAX_UPLOAD_BYTES);
+      if (kept._tag === 'TooLarge') return sendText(res, 413, `ERR_TOO_LARGE: the file is over the limit of ${MAX_UPLOAD_BYTES / 1024 / 1024} MB`);
+      const upload: Upload = {
+        id: randomUUID(),
+        org: s.tenant.name,
+        userId: s.caller.userId,
+        entity: entity.logicalName,
+        fileName,
+        file: kept.file,
+        expires: deps.clock.now().getTime() + UPLOAD_TTL_MS,
+      };
+      uploads.set(upload.id, upload);
+      const match = query.match ? query.match : undefined;
+      const preview = await previewImport(s.tenant.store, settingsFor(entity, s.caller, match, query.mode), upload.file.source);
+      sendAnswer(res, API.importUpload, { uploadId: upload.id, entity: entity.logicalName, fileName, confirmation: importConfirmationText(preview), ...preview });
+    }),
 
-  r.post('/import/commit', deps.guard, async (req, res: Response) => {
-    sweep();
-    const s = signed(res);
-    const body = decode(CommitBody, req.body, 'import commit');
-    if (isLeft(body)) return sendDomainError(res, body.left);
-    const upload = uploads.get(body.right.uploadId);
-    // Another user's or organization's upload is as unknown as a missing one.
-    if (!upload || upload.org !== s.tenant.name || upload.userId !== s.caller.userId) {
-      return sendText(res, 404, 'ERR_NOT_FOUND: no such upload (uploads are kept for one hour)');
-    }
-    const entity = entityOf(s.tenant, upload.entity);
-    if (!entity) return sendDomainError(res, noObject(upload.entity));
-    uploads.delete(upload.id); // one commit per upload, even when two arrive at once
-    try {
-      const outcome = await runImport(s.tenant.store, settingsFor(entity, s.caller, body.right.match, body.right.mode), upload.file.source, {
-        spool: upload.file.spool(),
-      });
-      res.json(outcome);
-    } finally {
-      drop(upload);
-    }
-  });
+    route(API.importCommit, async (body, _req, res: Response) => {
+      sweep();
+      const s = signed(res);
+      const upload = uploads.get(body.uploadId);
+      // Another user's or organization's upload is as unknown as a missing one.
+      if (!upload || upload.org !== s.tenant.name || upload.userId !== s.caller.userId) {
+        return sendText(res, 404, 'ERR_NOT_FOUND: no such upload (uploads are kept for one hour)');
+      }
+      const entity = entityOf(s.tenant, upload.entity);
+      if (!entity) return sendDomainError(res, noObject(upload.entity));
+      uploads.delete(upload.id); // one commit per upload, even when two arrive at once
+      try {
+        const store = withWriteEffects(s.tenant.store, { sessions: deps.sessions, clock: deps.clock }, { orgName: s.session.orgName, sessionName: s.session.name });
+        const outcome = await runImport(store, settingsFor(entity, s.caller, body.match, body.mode), upload.file.source, {
+          spool: upload.file.spool(),
+        });
+        sendAnswer(res, API.importCommit, outcome);
+      } finally {
+        drop(upload);
+      }
+    }),
 
-  r.get('/import/template', deps.guard, (req, res: Response) => {
-    const s = signed(res);
-    const entity = entityOf(s.tenant, req.query.entity);
-    if (!entity) return sendDomainError(res, noObject(String(req.query.entity ?? '')));
-    const tpl = importTemplate(entity);
-    if (isLeft(tpl)) return sendDomainError(res, tpl.left);
-    res.status(200).type(CONTENT_TYPE.csv).setHeader('Content-Disposition', attachment(tpl.right.fileName)).send(tpl.right.content);
-  });
+    route(API.importTemplate, (query, _req, res: Response) => {
+      const s = signed(res);
+      const entity = entityOf(s.tenant, query.entity);
+      if (!entity) return sendDomainError(res, noObject(query.entity ?? ''));
+      const tpl = importTemplate(entity);
+      if (isLeft(tpl)) return sendDomainError(res, tpl.left);
+      res.status(200).type(CONTENT_TYPE.csv).setHeader('Content-Disposition', attachment(tpl.right.fileName)).send(tpl.right.content);
+    }),
 
-  r.post('/export', deps.guard, async (req, res: Response) => {
-    const s = signed(res);
-    const body = decode(ExportBody, req.body, 'export body');
-    if (isLeft(body)) return sendDomainError(res, body.left);
-    const { query, format, options, ids, titleSuffix } = body.right;
-    const entity = entityOf(s.tenant, query.entity.name);
-    if (!entity) return sendDomainError(res, noObject(query.entity.name));
-    const ok = exportableEntity(entity);
-    if (isLeft(ok)) return sendDomainError(res, ok.left);
-    const defaults = await loadExportDefaults(s.tenant.store, s.caller);
-    if (isLeft(defaults)) return sendDomainError(res, defaults.left);
-    const resolved = resolveExportOptions(defaults.right, options ?? {}, format ? { format } : {});
-    // Export Records: Selected narrows the query to the chosen ids.
-    const request: FetchRequest =
-      ids === undefined
-        ? query
-        : {
-            ...query,
-            entity: {
-              ...query.entity,
-              filter: { type: 'and', conditions: [{ attribute: primaryKeyOf(entity), operator: 'in', value: ids }], filters: query.entity.filter ? [query.entity.filter] : [] },
-            },
-          };
-    // Errors are answered before the first byte: the plan, then one probe of the query.
-    const plan = exportPlan(entity, request, resolved, resolved.format === 'pdf');
-    if (isLeft(plan)) return sendDomainError(res, plan.left);
-    const probe = await s.tenant.store.retrieveMultiple(s.caller, { ...plan.right.request, page: 1, pageSize: 1 });
-    if (isLeft(probe)) return sendDomainError(res, probe.left);
-    const fileName = exportFileName(entity, resolved.format, titleSuffix ?? '', resolved.fileName);
-    res.status(200).type(CONTENT_TYPE[resolved.format]).setHeader('Content-Disposition', attachment(fileName));
-    const written = await deps.exports.write(s.tenant.store, s.caller, entity, request, resolved, deps.clock.now(), res);
-    if (isLeft(written)) {
-      // Headers are gone: cut the response so the client sees a failed download, never a short file.
-      deps.logger.warn({ err: written.left }, 'export failed while streaming');
-      res.destroy();
-    }
-  });
-
-  return r;
+    route(API.export, async (body, _req, res: Response) => {
+      const s = signed(res);
+      const { query, format, options, ids, titleSuffix } = body;
+      const entity = entityOf(s.tenant, query.entity.name);
+      if (!entity) return sendDomainError(res, noObject(query.entity.name));
+      const ok = exportableEntity(entity);
+      if (isLeft(ok)) return sendDomainError(res, ok.left);
+      const defaults = await loadExportDefaults(s.tenant.store, s.caller);
+      if (isLeft(defaults)) return sendDomainError(res, defaults.left);
+      const resolved = resolveExportOptions(defaults.right, options ?? {}, format ? { format } : {});
+      const request = exportRequest(entity, query, ids);
+      // Errors are answered before the first byte: the plan, then one probe of the query.
+      const plan = exportPlan(entity, request, resolved, resolved.format === 'pdf');
+      if (isLeft(plan)) return sendDomainError(res, plan.left);
+      const probe = await s.tenant.store.retrieveMultiple(s.caller, { ...plan.right.request, page: 1, pageSize: 1 });
+      if (isLeft(probe)) return sendDomainError(res, probe.left);
+      const fileName = exportFileName(entity, resolved.format, titleSuffix ?? '', resolved.fileName);
+      res.status(200).type(CONTENT_TYPE[resolved.format]).setHeader('Content-Disposition', attachment(fileName));
+      const written = await deps.exports.write(s.tenant.store, s.caller, entity, request, resolved, deps.clock.now(), res);
+      if (isLeft(written)) {
+        // Headers are gone: cut the response so the client sees a failed download, never a short file.
+        deps.logger.warn({ err: written.left }, 'export failed while streaming');
+        res.destroy();
+      }
+    }),
+  ]);
 };

@@ -1,8 +1,16 @@
-import { Router, type RequestHandler } from 'express';
+import type { RequestHandler, Router } from 'express';
 import { isRight } from 'fp-ts/lib/Either.js';
-import { levelOf, STREAM_TOKEN_VALIDITY_MS, type Change, type Clock, type SessionStore } from '@tessera/core/internal';
+import {
+  API,
+  changeVisibleTo,
+  STREAM_TOKEN_VALIDITY_MS,
+  type Change,
+  type Clock,
+  type SessionStore,
+} from '@tessera/core/internal';
 import type { CallerCache } from '../caller-cache.js';
 import { sendNotAuthorized } from '../http-errors.js';
+import { route, routerOf, sendAnswer } from '../route.js';
 import { signed } from '../session-guard.js';
 import type { TenantRegistry as Tenants } from '@tessera/core/internal';
 
@@ -16,64 +24,65 @@ const HEARTBEAT_MS = 25_000;
  * read now. A deleted record can no longer be checked: its deletion is sent to users who read
  * every record of the entity (organization level).
  */
-export const streamRoutes = (deps: { sessions: SessionStore; tenants: Tenants; callers: CallerCache; clock: Clock }, guard: RequestHandler): Router => {
-  const r = Router();
-
-  r.get('/ssetoken', guard, async (_req, res) => {
-    const s = signed(res);
-    const expires = new Date(deps.clock.now().getTime() + STREAM_TOKEN_VALIDITY_MS);
-    const token = await deps.sessions.createLink({ orgName: s.session.orgName, userId: s.session.userId, purpose: 'STREAM' }, expires);
-    res.json({ token, expires: expires.toISOString() });
-  });
-
-  r.get('/stream', async (req, res) => {
-    const token = typeof req.query.token === 'string' ? req.query.token : '';
-    const since = typeof req.query.since === 'string' && !Number.isNaN(Date.parse(req.query.since)) ? new Date(req.query.since).toISOString() : undefined;
-    const link = await findStreamLink(deps.sessions, token, deps.clock.now());
-    if (!link) return sendNotAuthorized(res);
-    const tenant = await deps.tenants.open(link.orgName);
-    const session = { orgName: link.orgName, userId: link.userId } as Parameters<CallerCache['callerOf']>[1];
-    const first = await deps.callers.callerOf(tenant, session);
-    if (!isRight(first)) return sendNotAuthorized(res);
-
-    res.status(200);
-    res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
-    res.setHeader('Cache-Control', 'no-cache, no-transform');
-    res.setHeader('X-Accel-Buffering', 'no');
-    res.flushHeaders();
-    res.write(': open\n\n');
-
-    // Changes are checked one after the other, so they leave in the order they were made.
-    let queue: Promise<void> = Promise.resolve();
-    const send = async (change: Change): Promise<void> => {
-      const now = await deps.callers.callerOf(tenant, session);
-      if (!isRight(now)) return;
-      const caller = now.right;
-      const level = levelOf(caller.permissions, change.entity, 'read');
-      if (level === 0) return;
-      if (change.operation === 'delete') {
-        if (level !== 3) return;
-      } else if (!isRight(await tenant.store.retrieveById(caller, change.entity, change.id))) return;
-      if (!res.writableEnded) res.write(`id: ${change.stamp}\ndata: ${JSON.stringify(change)}\n\n`);
-    };
-    const unsubscribe = tenant.feed.subscribe((change) => {
-      queue = queue.then(() => send(change)).catch(() => undefined);
-    }, since);
-    // A stream lives as long as its user has a session: after the last logout it ends.
-    const heartbeat = setInterval(() => {
-      deps.sessions.list(link.orgName).then(
-        (list) => (list.some((x) => x.userId === link.userId) ? res.write(': keep-alive\n\n') : res.end()),
-        () => res.end(),
+export const streamRoutes = (
+  deps: { sessions: SessionStore; tenants: Tenants; callers: CallerCache; clock: Clock },
+  guard: RequestHandler,
+): Router =>
+  routerOf(guard, [
+    route(API.streamToken, async (_none, _req, res) => {
+      const s = signed(res);
+      const expires = new Date(deps.clock.now().getTime() + STREAM_TOKEN_VALIDITY_MS);
+      const token = await deps.sessions.createLink(
+        { orgName: s.session.orgName, userId: s.session.userId, purpose: 'STREAM' },
+        expires,
       );
-    }, HEARTBEAT_MS);
-    req.on('close', () => {
-      clearInterval(heartbeat);
-      unsubscribe();
-    });
-  });
+      sendAnswer(res, API.streamToken, { token, expires: expires.toISOString() });
+    }),
 
-  return r;
-};
+    route(API.stream, async (query, req, res) => {
+      const token = query.token ?? '';
+      const since =
+        query.since !== undefined && !Number.isNaN(Date.parse(query.since))
+          ? new Date(query.since).toISOString()
+          : undefined;
+      const link = await findStreamLink(deps.sessions, token, deps.clock.now());
+      if (!link) return sendNotAuthorized(res);
+      const tenant = await deps.tenants.open(link.orgName);
+      const session = { orgName: link.orgName, userId: link.userId } as Parameters<CallerCache['callerOf']>[1];
+      const first = await deps.callers.callerOf(tenant, session);
+      if (!isRight(first)) return sendNotAuthorized(res);
+
+      res.status(200);
+      res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
+      res.setHeader('Cache-Control', 'no-cache, no-transform');
+      res.setHeader('X-Accel-Buffering', 'no');
+      res.flushHeaders();
+      res.write(': open\n\n');
+
+      // Changes are checked one after the other, so they leave in the order they were made.
+      let queue: Promise<void> = Promise.resolve();
+      const send = async (change: Change): Promise<void> => {
+        const now = await deps.callers.callerOf(tenant, session);
+        if (!isRight(now)) return;
+        if (!(await changeVisibleTo(tenant.store, now.right, change))) return;
+        if (!res.writableEnded) res.write(`id: ${change.stamp}\ndata: ${JSON.stringify(change)}\n\n`);
+      };
+      const unsubscribe = tenant.feed.subscribe((change) => {
+        queue = queue.then(() => send(change)).catch(() => undefined);
+      }, since);
+      // A stream lives as long as its user has a session: after the last logout it ends.
+      const heartbeat = setInterval(() => {
+        deps.sessions.list(link.orgName).then(
+          (list) => (list.some((x) => x.userId === link.userId) ? res.write(': keep-alive\n\n') : res.end()),
+          () => res.end(),
+        );
+      }, HEARTBEAT_MS);
+      req.on('close', () => {
+        clearInterval(heartbeat);
+        unsubscribe();
+      });
+    }),
+  ]);
 
 /** The stream token's link, when it is valid for this moment: the link row names the organization. */
 const findStreamLink = async (sessions: SessionStore, token: string, now: Date) => {
