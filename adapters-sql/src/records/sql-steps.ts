@@ -1,11 +1,13 @@
 import { sql, type Compilable, type RawBuilder } from 'kysely';
 import {
   AUDIT_DELETE,
+  FIELD_TYPES,
   lookupTargetColumn,
   primaryKeyOf,
   type Entity,
   type Property,
   type Steps,
+  type StoredForm,
   type StoredRecord,
   type StoreStep,
 } from '@tessera/core/internal';
@@ -30,14 +32,16 @@ export type SqlCommand = {
 export type SqlResult = { rows: Row[]; changes: number };
 export type SqlWork<T> = Generator<SqlCommand, T, SqlResult>;
 
-const versionOf = (e: Entity): string | undefined => e.properties.find((p) => p.type === 'VersionNumber')?.logicalName;
+/** The stored form of a property in the field-type registry (core/src/metadata/field-types.ts). */
+const formOf = (p: Property): StoredForm => FIELD_TYPES[p.type].stored;
+const versionOf = (e: Entity): string | undefined => e.properties.find((p) => formOf(p) === 'counter')?.logicalName;
 
 /** Every column of an entity, the versionnumber as a number on both dialects. */
 const selectColumns = (kind: SqlDialectKind, e: Entity): RawBuilder<unknown>[] =>
   e.properties.flatMap((p) => {
     const col = sql.ref(p.logicalName);
-    if (p.type === 'VersionNumber') return [(kind === 'mssql' ? sql`CAST(${col} AS bigint)` : col).as(p.logicalName) as unknown as RawBuilder<unknown>];
-    if (p.type === 'Lookup') return [col, sql.ref(lookupTargetColumn(p.logicalName))];
+    if (formOf(p) === 'counter') return [(kind === 'mssql' ? sql`CAST(${col} AS bigint)` : col).as(p.logicalName) as unknown as RawBuilder<unknown>];
+    if (formOf(p) === 'lookup') return [col, sql.ref(lookupTargetColumn(p.logicalName))];
     return [col];
   });
 
@@ -49,7 +53,7 @@ const assignments = (kind: SqlDialectKind, e: Entity, values: StoredRecord, inse
   for (const p of e.properties) {
     if (!(p.logicalName in values)) continue;
     // SQL Server's rowversion is written by the server itself.
-    if (p.type === 'VersionNumber' && (kind === 'mssql' || !insert)) continue;
+    if (formOf(p) === 'counter' && (kind === 'mssql' || !insert)) continue;
     for (const [c, v] of columnsOf(kind, p, values[p.logicalName])) out[c] = v;
   }
   return out;
@@ -61,7 +65,7 @@ const assignments = (kind: SqlDialectKind, e: Entity, values: StoredRecord, inse
  * and type), worked out once per entity object. Equal entities share the number, so a host whose
  * lookup makes new entity objects still reuses its statements; a changed entity gets another.
  */
-type ColumnPlan = { readonly id: number; readonly properties: readonly Property[]; readonly size: number };
+type ColumnPlan = { readonly id: number; readonly properties: readonly Property[]; readonly size: number; readonly forms: readonly StoredForm[] };
 const MAX_SIGNATURES = 10_000;
 let signatureCount = 0;
 const signatures = new Map<string, number>();
@@ -76,7 +80,7 @@ const columnPlanOf = (e: Entity): ColumnPlan => {
     if (signatures.size >= MAX_SIGNATURES) signatures.clear();
     signatures.set(signature, (id = ++signatureCount));
   }
-  const plan = { id, properties: e.properties, size: e.properties.length };
+  const plan = { id, properties: e.properties, size: e.properties.length, forms: e.properties.map(formOf) };
   columnPlans.set(e, plan);
   return plan;
 };
@@ -92,6 +96,7 @@ const sqliteWrite = (e: Entity, values: StoredRecord, insert: boolean, prefix: s
   let key = `${prefix}:${plan.id}:`;
   let bits = 0;
   const props = plan.properties;
+  const forms = plan.forms;
   for (let i = 0; i < props.length; i++) {
     if (i > 0 && i % 30 === 0) {
       key += `${bits.toString(36)}.`;
@@ -100,14 +105,14 @@ const sqliteWrite = (e: Entity, values: StoredRecord, insert: boolean, prefix: s
     const p = props[i];
     const v = values[p.logicalName];
     if (v === undefined && !(p.logicalName in values)) continue;
-    if (p.type === 'VersionNumber' && !insert) continue;
+    if (forms[i] === 'counter' && !insert) continue;
     bits |= 1 << i % 30;
-    if (p.type === 'Lookup') {
+    if (forms[i] === 'lookup') {
       const ref = v !== null && typeof v === 'object' ? v : null;
       params.push(ref ? ref.id : null, ref ? ref.name : null);
     } else if (v === undefined || v === null) params.push(null);
     else if (typeof v === 'boolean') params.push(v ? 1 : 0);
-    else if (p.type === 'Binary' && typeof v === 'string') params.push(Buffer.from(v, 'base64'));
+    else if (forms[i] === 'base64' && typeof v === 'string') params.push(Buffer.from(v, 'base64'));
     else params.push(v);
   }
   return { key: key + bits.toString(36), params };

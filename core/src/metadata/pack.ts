@@ -11,6 +11,7 @@ import { metadataSet, type MetadataSet } from './metadata-set.js';
 import { RoleDocument } from '../permissions/roles.js';
 import { withSystemFields } from './system-fields.js';
 import { fieldTemplateOf, templateFields } from './field-template.js';
+import { FIELD_TYPES } from './field-types.js';
 
 /**
  * A metadata pack (docs/metadata.md): a named set of entity definitions with the metadata objects
@@ -94,7 +95,8 @@ const propertyProblems = (set: MetadataSet, e: Entity, p: Property): string[] =>
   return problems;
 };
 
-const NUMERIC: readonly Property['type'][] = ['Integer', 'Decimal', 'Float', 'Money'];
+/** A number field (Integer, Decimal, Float, Money: `numeric` in the field-type registry). */
+const isNumber = (p: Property): boolean => FIELD_TYPES[p.type].numeric;
 const isOptionSet = (p: Property): boolean => hasFlag(p, 'OptionSet') || p.type === 'Boolean';
 /** What each quick filter type needs of its property (spec 001 section 2). */
 const QUICK_FILTER_NEEDS: Record<Exclude<QuickFilterType, 'custom'>, [string, (p: Property) => boolean]> = {
@@ -106,8 +108,8 @@ const QUICK_FILTER_NEEDS: Record<Exclude<QuickFilterType, 'custom'>, [string, (p
   age: ['a DateTime', (p) => p.type === 'DateTime'],
   lookup: ['a Lookup', (p) => p.type === 'Lookup'],
   owner: ['a Lookup to systemuser', (p) => p.type === 'Lookup' && (p.targets ?? []).includes('systemuser')],
-  number: ['a number', (p) => NUMERIC.includes(p.type)],
-  numericrange: ['a number', (p) => NUMERIC.includes(p.type)],
+  number: ['a number', isNumber],
+  numericrange: ['a number', isNumber],
   text: ['a String', (p) => p.type === 'String'],
 };
 
@@ -169,13 +171,13 @@ const viewProblems = (set: MetadataSet, v: ViewDefinition, viewNames: (entity: s
       expect(v.body.calendarStartField, 'a DateTime', (p) => p.type === 'DateTime');
       expect(v.body.calendarEndField, 'a DateTime', (p) => p.type === 'DateTime');
       expect(v.body.calendarGroupField, 'a Lookup', (p) => p.type === 'Lookup');
-      expect(v.body.latitudeField, 'a number', (p) => NUMERIC.includes(p.type));
-      expect(v.body.longitudeField, 'a number', (p) => NUMERIC.includes(p.type));
+      expect(v.body.latitudeField, 'a number', isNumber);
+      expect(v.body.longitudeField, 'a number', isNumber);
       break;
     case 'chart':
       for (const s of v.body.series)
         if (s.aggregateMethod === 'count' || s.aggregateMethod === 'countdistinct') field(s.aggregateField);
-        else expect(s.aggregateField, `a number to ${s.aggregateMethod}`, (p) => NUMERIC.includes(p.type));
+        else expect(s.aggregateField, `a number to ${s.aggregateMethod}`, isNumber);
       for (const g of v.body.groups)
         if (g.method === 'column') field(g.field);
         else expect(g.field, `a DateTime to group by ${g.method}`, (p) => p.type === 'DateTime');
