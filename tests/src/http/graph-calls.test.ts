@@ -8,7 +8,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { directionsRequestOf, MAX_WAYPOINTS } from '@tessera/adapters-http';
 import { TOKEN_RENEW_MARGIN_MS } from '@tessera/adapters-graph';
-import { CliTokens, defaultHostConfig, packsFor, startServer, type OrganizationCreator, type RunningServer } from '@tessera/cli';
+import { CliTokens, defaultHostConfig, packsFor, resolve, startServer, type RunningServer } from '@tessera/cli';
 import { Api, isLeft, MemoryMailer, ShiftedClock, testHasher } from './http-harness.js';
 
 /**
@@ -39,7 +39,7 @@ const startTessera = async (env: Record<string, string>, clock?: ShiftedClock): 
     { ...config, port: 0, host: '127.0.0.1', staticDir: join(dataDir, 'no-ui'), env },
     { mailer: new MemoryMailer(), logger: pino({ level: 'silent' }), hasher: testHasher, clock },
   );
-  const orgs = server.container.get<{ createWithPacks: OrganizationCreator }>(CliTokens.Organizations);
+  const orgs = resolve(server.container, CliTokens.Organizations);
   const created = await orgs.createWithPacks({ orgName: 'travel', admin: { name: 'Tina', email: 'tina@travel.test', password: 'tina-password' } }, packsFor([]));
   if (isLeft(created)) throw new Error(created.left.message);
   const url = `http://127.0.0.1:${server.port}`;

@@ -10,7 +10,7 @@ import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { solvePuzzle } from '@tessera/core/internal';
 import { safeRedirectPath } from '@tessera/adapters-http';
-import { CliTokens, defaultHostConfig, packsFor, startServer, type OrganizationCreator, type RunningServer } from '@tessera/cli';
+import { CliTokens, defaultHostConfig, packsFor, resolve, startServer, type RunningServer } from '@tessera/cli';
 import { Api, isLeft, MemoryMailer, testHasher } from './http-harness.js';
 
 /**
@@ -144,7 +144,7 @@ describe('provider sign-in with a real OpenID provider', () => {
       { mailer: new MemoryMailer(), logger: pino({ level: 'silent' }), hasher: testHasher },
     );
     url = `http://127.0.0.1:${tessera.port}`;
-    const orgs = tessera.container.get<{ createWithPacks: OrganizationCreator }>(CliTokens.Organizations);
+    const orgs = resolve(tessera.container, CliTokens.Organizations);
     const created = await orgs.createWithPacks({ orgName: 'acme', admin: { name: 'Alice', email: 'alice@acme.test', password: 'alice-password' } }, packsFor([]));
     if (isLeft(created)) throw new Error(created.left.message);
 
