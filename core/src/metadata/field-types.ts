@@ -100,11 +100,11 @@ const none = (): undefined => undefined;
 type NumberRule = (p: Property, n: number) => number | typeof INVALID;
 const integerRule: NumberRule = (_, n) => (Number.isInteger(n) && n >= INT_MIN && n <= INT_MAX ? n : INVALID);
 const decimalRule: NumberRule = (_, n) => {
-  const r = roundToScale(n, DECIMAL_SCALE);
+  const r = roundToScale(n, DECIMAL_SCALE) + 0;
   return Math.abs(r) < DECIMAL_LIMIT ? r : INVALID;
 };
 const moneyRule: NumberRule = (_, n) => {
-  const r = roundToScale(n, MONEY_SCALE);
+  const r = roundToScale(n, MONEY_SCALE) + 0;
   return Math.abs(r) <= MONEY_LIMIT ? r : INVALID;
 };
 const floatRule: NumberRule = (_, n) => n;
@@ -123,7 +123,8 @@ const numberType = (
   decimals,
   decode: (p, v) => {
     const n = numberOf(v);
-    return Number.isFinite(n) ? rule(p, n) : INVALID;
+    // -0 is stored as 0: SQL and CSV (String(-0) is '0') know no negative zero.
+    return Number.isFinite(n) ? rule(p, n + 0) : INVALID;
   },
   // A condition compares, it stores nothing: any finite number (qty < 3e9 is a fair question).
   queryValue: (_, v) => {
@@ -134,7 +135,7 @@ const numberType = (
     const n = typeof raw === 'number' ? raw : typeof raw === 'string' ? parseNumber(raw) : undefined;
     if (n === undefined || !Number.isFinite(n)) return error(`${show(String(raw))} is not a number`);
     if (column === 'integer' && !Number.isInteger(n)) return error(`${show(String(raw))} is not a whole number`);
-    const r = rule(p, n);
+    const r = rule(p, n + 0);
     return r === INVALID ? error(`${show(String(raw))} is out of range`) : value(r);
   },
 });
