@@ -1,8 +1,9 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { Router, type Request, type Response } from 'express';
+import type { Request, Response, Router } from 'express';
 import { isLeft, type Either } from 'fp-ts/lib/Either.js';
 import type { Logger } from 'pino';
 import {
+  API,
   newUserProblem,
   normalizeOrganizationName,
   PUZZLE_DIFFICULTY,
@@ -13,11 +14,13 @@ import {
   type OrganizationDirectory,
   type SessionStore,
   type SignInService,
+  type TrialForm,
 } from '@tessera/core/internal';
 import type { PuzzleSeal } from '../auth/puzzle-seal.js';
 import { sendToken } from '../auth/token-header.js';
 import { sendText } from '../http-errors.js';
-import { clientOf, field } from './form-fields.js';
+import { route, routerOf, sendAnswer } from '../route.js';
+import { clientOf } from './form-fields.js';
 
 /** Creates an organization with its first (admin) user: the composition root supplies the packs. */
 export interface OrganizationFactory {
@@ -41,63 +44,61 @@ type Deps = {
 
 /** GET /api/formpuzzle, POST /api/signup, POST /api/trial. */
 export const organizationRoutes = (deps: Deps): Router => {
-  const r = Router();
-
-  r.get('/formpuzzle', async (_req, res) => {
-    const salt = randomBytes(16).toString('hex');
-    const hash = sha256Hex(randomBytes(16).toString('hex'));
-    const expires = deps.clock.now().getTime() + PUZZLE_VALIDITY_MS;
-    const { cookie, iv } = await deps.puzzles.seal({ id: randomUUID(), salt, hash, difficulty: PUZZLE_DIFFICULTY, expires });
-    res.json({ salt, hash, cookie, iv });
-  });
-
-  const signInAfterCreation = async (req: Request, res: Response, org: string): Promise<void> => {
-    const result = await deps.signIn.login({ organization: org, username: field(req, 'username', 254), password: field(req, 'password', 300) }, clientOf(req));
+  const signInAfterCreation = async (req: Request, res: Response, org: string, form: { username: string; password: string }): Promise<void> => {
+    const result = await deps.signIn.login({ organization: org, username: form.username, password: form.password }, clientOf(req));
     if (isLeft(result)) return sendText(res, result.left.status === 429 ? 429 : 400, SIGNUP_FAILED);
     sendToken(res, result.right.token);
     sendText(res, 200, 'OK');
   };
 
-  const input = (req: Request) => ({
-    orgName: field(req, 'organization', 100),
-    admin: { name: field(req, 'person', 200), email: field(req, 'username', 254), password: field(req, 'password', 300) },
+  const input = (form: TrialForm) => ({
+    orgName: form.organization,
+    admin: { name: form.person, email: form.username, password: form.password },
   });
 
-  // Sign-up creates a new organization whose first user is the one signing up; the proof of
-  // work must be one this server handed out, unexpired, unused and of the right difficulty.
-  r.post('/signup', async (req, res) => {
-    const state = await deps.puzzles.open(field(req, 'cookie', 4096), field(req, 'iv', 100));
-    const now = deps.clock.now().getTime();
-    if (!state || state.expires <= now || state.difficulty !== PUZZLE_DIFFICULTY) return sendText(res, 400, 'ERR_INPUT: the puzzle is invalid or expired');
-    if (!(await verifyPuzzle(state.salt, state.hash, field(req, 'solved', 100), sha256Hex))) return sendText(res, 400, 'ERR_INPUT: the puzzle is not solved');
-    if (!(await deps.sessions.usePuzzle(state.id, new Date(state.expires)))) return sendText(res, 400, 'ERR_INPUT: the puzzle was used already');
-    const created = await deps.organizations.create(input(req));
-    if (isLeft(created)) return sendText(res, 400, `ERR_INPUT: ${created.left.message}`);
-    await signInAfterCreation(req, res, created.right.orgName);
-  });
+  return routerOf(null, [
+    route(API.formPuzzle, async (_none, _req, res) => {
+      const salt = randomBytes(16).toString('hex');
+      const hash = sha256Hex(randomBytes(16).toString('hex'));
+      const expires = deps.clock.now().getTime() + PUZZLE_VALIDITY_MS;
+      const { cookie, iv } = await deps.puzzles.seal({ id: randomUUID(), salt, hash, difficulty: PUZZLE_DIFFICULTY, expires });
+      sendAnswer(res, API.formPuzzle, { salt, hash, cookie, iv });
+    }),
 
-  // The trial answers WAIT while the organization is being created; the client asks again
-  // every 5 seconds, and once it exists the same credentials sign in.
-  r.post('/trial', async (req, res) => {
-    const org = normalizeOrganizationName(field(req, 'organization', 100));
-    if (!org) return sendText(res, 400, SIGNUP_FAILED);
-    const status = await deps.directory.status(org);
-    if (status === null || status === 'failed') {
-      const data = input(req);
-      const problem = newUserProblem(data.admin);
-      if (problem) return sendText(res, 400, `ERR_INPUT: ${problem}`);
-      // The creation goes on after this answer; its failure is logged and the next call tells.
-      deps.organizations.create(data).then(
-        (r) => {
-          if (isLeft(r)) deps.logger.warn({ org, reason: r.left.message }, 'trial organization not created');
-        },
-        (e: unknown) => deps.logger.error({ org, err: e }, 'trial organization creation failed'),
-      );
-      return sendText(res, 200, 'WAIT');
-    }
-    if (status === 'creating') return sendText(res, 200, 'WAIT');
-    await signInAfterCreation(req, res, org);
-  });
+    // Sign-up creates a new organization whose first user is the one signing up; the proof of
+    // work must be one this server handed out, unexpired, unused and of the right difficulty.
+    route(API.signUp, async (form, req, res) => {
+      const state = await deps.puzzles.open(form.cookie, form.iv);
+      const now = deps.clock.now().getTime();
+      if (!state || state.expires <= now || state.difficulty !== PUZZLE_DIFFICULTY) return sendText(res, 400, 'ERR_INPUT: the puzzle is invalid or expired');
+      if (!(await verifyPuzzle(state.salt, state.hash, form.solved, sha256Hex))) return sendText(res, 400, 'ERR_INPUT: the puzzle is not solved');
+      if (!(await deps.sessions.usePuzzle(state.id, new Date(state.expires)))) return sendText(res, 400, 'ERR_INPUT: the puzzle was used already');
+      const created = await deps.organizations.create(input(form));
+      if (isLeft(created)) return sendText(res, 400, `ERR_INPUT: ${created.left.message}`);
+      await signInAfterCreation(req, res, created.right.orgName, form);
+    }),
 
-  return r;
+    // The trial answers WAIT while the organization is being created; the client asks again
+    // every 5 seconds, and once it exists the same credentials sign in.
+    route(API.trial, async (form, req, res) => {
+      const org = normalizeOrganizationName(form.organization);
+      if (!org) return sendText(res, 400, SIGNUP_FAILED);
+      const status = await deps.directory.status(org);
+      if (status === null || status === 'failed') {
+        const data = input(form);
+        const problem = newUserProblem(data.admin);
+        if (problem) return sendText(res, 400, `ERR_INPUT: ${problem}`);
+        // The creation goes on after this answer; its failure is logged and the next call tells.
+        deps.organizations.create(data).then(
+          (r) => {
+            if (isLeft(r)) deps.logger.warn({ org, reason: r.left.message }, 'trial organization not created');
+          },
+          (e: unknown) => deps.logger.error({ org, err: e }, 'trial organization creation failed'),
+        );
+        return sendText(res, 200, 'WAIT');
+      }
+      if (status === 'creating') return sendText(res, 200, 'WAIT');
+      await signInAfterCreation(req, res, org, form);
+    }),
+  ]);
 };

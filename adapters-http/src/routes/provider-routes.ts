@@ -1,8 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
-import express, { Router, type Request, type Response } from 'express';
+import express, { type Request, type Response, type Router } from 'express';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import type { Logger } from 'pino';
 import {
+  API,
   isProviderName,
   normalizeOrganizationName,
   PUZZLE_DIFFICULTY,
@@ -17,6 +18,7 @@ import {
 } from '@tessera/core/internal';
 import type { PuzzleSeal } from '../auth/puzzle-seal.js';
 import { sendText } from '../http-errors.js';
+import { route, routerOf } from '../route.js';
 import { clientOf } from './form-fields.js';
 import { cookieOf, flowCookieName, originOf, PROVIDER_FLOW_VALIDITY_MS, safeRedirectPath, type ProviderFlow, type ProviderFlowSeal } from './provider-flow.js';
 
@@ -55,21 +57,21 @@ const sendProviderFailure = (res: Response, f: ProviderFailure): void =>
  * sends the browser to `{origin}{redirectUrl}#token={token}`.
  */
 export const providerRoutes = (deps: ProviderRouteDeps): Router => {
-  const r = Router();
   const ownOrigin = (req: Request): string => `${req.protocol}://${req.get('host') ?? 'localhost'}`;
   const base = (req: Request): string => (deps.publicUrl ? deps.publicUrl.replace(/\/+$/, '') : ownOrigin(req));
   const allowed = (req: Request, origin: string): boolean =>
     origin === ownOrigin(req) || origin === originOf(base(req)) || (deps.allowedOrigins ?? []).some((o) => originOf(o) === origin);
 
-  const start = async (req: Request, res: Response, mode: ProviderFlow['mode']): Promise<void> => {
+  type StartQuery = { redirectUrl?: string; origin?: string; puzzle?: string };
+  const start = async (req: Request, res: Response, mode: ProviderFlow['mode'], query: StartQuery): Promise<void> => {
     const provider = String(req.params.provider);
     if (!isProviderName(provider)) return refuse(res, 404, `ERR_NOT_FOUND: no sign-in provider ${provider.slice(0, 50)}`);
     if (!deps.identity.configured().includes(provider)) return refuse(res, 501, `ERR_NOT_CONFIGURED: sign-in with ${provider} is not configured on this server`);
     const org = normalizeOrganizationName(String(req.params.organization));
     if (!org) return refuse(res, 400, 'ERR_INPUT: the organization name is not valid');
-    const redirectUrl = safeRedirectPath(first(req.query.redirectUrl));
+    const redirectUrl = safeRedirectPath(query.redirectUrl ?? '');
     if (redirectUrl === null) return refuse(res, 400, 'ERR_INPUT: redirectUrl must be a path of this site');
-    const origin = first(req.query.origin) === '' ? ownOrigin(req) : originOf(first(req.query.origin));
+    const origin = (query.origin ?? '') === '' ? ownOrigin(req) : originOf(query.origin ?? '');
     if (origin === null || !allowed(req, origin)) return refuse(res, 400, 'ERR_INPUT: origin is not an address of this site');
 
     let puzzle: ProviderFlow['puzzle'];
@@ -78,7 +80,7 @@ export const providerRoutes = (deps: ProviderRouteDeps): Router => {
       // The same proof of work as /api/signup, checked before the detour to the provider.
       let solved: { cookie?: unknown; iv?: unknown; solved?: unknown } = {};
       try {
-        solved = JSON.parse(first(req.query.puzzle).slice(0, 8192) || '{}') as typeof solved;
+        solved = JSON.parse((query.puzzle ?? '').slice(0, 8192) || '{}') as typeof solved;
       } catch {
         /* an unreadable puzzle is an invalid one */
       }
@@ -107,8 +109,6 @@ export const providerRoutes = (deps: ProviderRouteDeps): Router => {
     res.redirect(302, started.right.url);
   };
 
-  // Registered before /:provider/:organization, so that "signup" is never read as an organization.
-  r.get('/:provider/signup/:organization', (req, res) => start(req, res, 'signup'));
 
   const callback = async (req: Request, res: Response): Promise<void> => {
     const provider = String(req.params.provider);
@@ -145,10 +145,14 @@ export const providerRoutes = (deps: ProviderRouteDeps): Router => {
     res.redirect(303, `${flow.origin}${flow.redirectUrl}#token=${encodeURIComponent(signedIn.right.token)}&org=${encodeURIComponent(signedIn.right.session.orgName)}`);
   };
 
-  r.get('/callback/:provider', callback);
-  r.post('/callback/:provider', express.urlencoded({ extended: false, limit: '16kb' }), callback);
-  r.get('/:provider/:organization', (req, res) => start(req, res, 'signin'));
-  return r;
+  // Sign-up and the callback are registered before /{provider}/{organization}, so that "signup"
+  // and "callback" are never read as a provider or an organization.
+  return routerOf(null, [
+    route(API.providerSignUp, (query, req, res) => start(req, res, 'signup', query)),
+    route(API.providerCallbackGet, (_params, req, res) => callback(req, res)),
+    route(API.providerCallbackPost, (_params, req, res) => callback(req, res), express.urlencoded({ extended: false, limit: '16kb' })),
+    route(API.providerSignIn, (query, req, res) => start(req, res, 'signin', query)),
+  ]);
 };
 
 /** A secret nobody knows: the password of a user who signed up with a provider. */
