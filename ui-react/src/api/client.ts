@@ -1,7 +1,23 @@
-import type { EntityRecord, FetchRequest, FetchResult } from '@tessera/core/internal';
+import { isLeft } from 'fp-ts/lib/Either.js';
+import {
+  API,
+  describeErrors,
+  SignInFailureAnswer,
+  type CallContract,
+  type ChangeEvent as ChangeEventShape,
+  type EntityRecord,
+  type FetchRequest,
+  type FetchResult,
+  type PuzzleAnswer,
+  type SessionEntry as SessionEntryShape,
+  type SurveyPageAnswer,
+  type UserContext,
+  type WriteItem,
+} from '@tessera/core/internal';
 
 /**
- * The one module that talks to the server, through the HTTP contract of API.md only.
+ * The one module that talks to the server, through the HTTP contract of API.md only: the calls
+ * of the core's route table (API), their answers decoded with the same codecs the server uses.
  * The access token arrives in the `x-accessptoken` response header of /api/login and is sent
  * back in the same request header on every later call.
  */
@@ -31,17 +47,28 @@ export class ServerError extends Error {
   }
 }
 
+/**
+ * An answer that does not match the contract (core/src/api): a server of another version, or a
+ * proxy's page. Shown like a server error, `ERR_CONTRACT: ...` naming the call and the path.
+ */
+export class AnswerMismatch extends ServerError {
+  constructor(status: number, statusText: string, call: string, problems: readonly string[]) {
+    super(status, statusText, `ERR_CONTRACT: the answer of ${call} does not match the contract: ${problems.slice(0, 3).join('; ')}`);
+    this.name = 'AnswerMismatch';
+  }
+}
+
 /** A login failure as the server sends it: `{ reason, message }` (spec 000 section 8). */
 export type LoginFailure = { reason: string; message: string };
 export type LoginAnswer = { ok: true } | { ok: false; failure: LoginFailure };
 export type MagicAnswer = { message: string; reason?: string; raw: string };
-export type Puzzle = { salt: string; hash: string; cookie: string; iv: string };
+export type Puzzle = PuzzleAnswer;
 export type SurveyAnswer = { ok: true; body: unknown } | { ok: false; status: number; text: string };
-export type ExecuteItem = { operation: 'create' | 'update' | 'delete'; name: string; object: EntityRecord };
+export type ExecuteItem = WriteItem;
 export type ExecuteResult = { id?: string; error?: string };
 /** A session as /api/cache_debug lists it: `name` is a handle, never the token. */
-export type SessionEntry = { name: string; orgname: string; username: string; created: string; modified: string; read: string; ip: string; agent: string };
-export type ChangeEvent = { entity: string; id: string; operation: string; stamp: string };
+export type SessionEntry = SessionEntryShape;
+export type ChangeEvent = ChangeEventShape;
 
 const storage = {
   get: (k: string): string | null => {
@@ -97,17 +124,30 @@ export class ApiClient {
     return res;
   }
 
-  /** A data call: JSON in, JSON or text out; any non-2xx answer throws ServerError. */
-  private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown, asText = false): Promise<T> {
+  /**
+   * A data call of the route table: JSON in; the answer decoded with the call's answer codec
+   * (JSON), or its text. A non-2xx answer throws ServerError, an answer off the contract AnswerMismatch.
+   */
+  private async call<I, A>(contract: CallContract<I, A>, body?: I, path: string = contract.path): Promise<A> {
     const res = await this.send(path, {
-      method,
+      method: contract.method,
       headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
     if (!res.ok) throw new ServerError(res.status, res.statusText, text);
-    if (asText) return text as T;
-    return (text ? JSON.parse(text) : null) as T;
+    const call = `${contract.method} ${contract.path}`;
+    let raw: unknown = text;
+    if (contract.answerKind === 'json') {
+      try {
+        raw = text ? JSON.parse(text) : null;
+      } catch {
+        throw new AnswerMismatch(res.status, res.statusText, call, ['the answer is not JSON']);
+      }
+    }
+    const decoded = contract.answer.decode(raw);
+    if (isLeft(decoded)) throw new AnswerMismatch(res.status, res.statusText, call, describeErrors(decoded.left));
+    return decoded.right;
   }
 
   private form(path: string, fields: Record<string, string | undefined>): Promise<Response> {
@@ -122,7 +162,7 @@ export class ApiClient {
 
   /** POST /api/login; the token comes back in the x-accessptoken header. */
   login(organization: string, username: string, password: string): Promise<LoginAnswer> {
-    return this.signIn('/api/login', { username, password, organization });
+    return this.signIn(API.login.path, { username, password, organization });
   }
 
   private async signIn(path: string, fields: Record<string, string>): Promise<LoginAnswer> {
@@ -134,13 +174,15 @@ export class ApiClient {
         return { ok: true };
       }
       const text = await res.text();
+      let json: unknown;
       try {
-        const json = JSON.parse(text) as Partial<LoginFailure>;
-        return { ok: false, failure: { reason: json.reason ?? '', message: json.message ?? '' } };
+        json = JSON.parse(text);
       } catch {
         // Spec 000 section 8: a body that is not JSON shows ERR_SERVER with the status text.
         return { ok: false, failure: { reason: 'ERR_SERVER', message: res.statusText } };
       }
+      const failure = SignInFailureAnswer.decode(json);
+      return { ok: false, failure: isLeft(failure) ? { reason: 'ERR_SERVER', message: res.statusText } : failure.right };
     } catch (e) {
       return { ok: false, failure: { reason: 'ERR_UNKNOWN', message: e instanceof Error ? e.message : String(e) } };
     }
@@ -148,7 +190,7 @@ export class ApiClient {
 
   /** POST /api/getmagic: a sign-in link, a forgot-password link (USER_FORGOT), or an invitation (INVITE). */
   async getMagic(fields: { username: string; organization: string; ret?: string; reason?: string }): Promise<MagicAnswer> {
-    const res = await this.form('/api/getmagic', fields);
+    const res = await this.form(API.getMagic.path, fields);
     const raw = await res.text();
     try {
       const json = JSON.parse(raw) as { message?: string; reason?: string } | string;
@@ -161,28 +203,28 @@ export class ApiClient {
 
   /** POST /api/mustchangepassword: the old password (or the link token) proves who asks; answers like login. */
   async mustChangePassword(f: { username: string; password: string; organization: string; newPassword: string }): Promise<LoginAnswer> {
-    return this.signIn('/api/mustchangepassword', f);
+    return this.signIn(API.mustChangePassword.path, f);
   }
 
   /** POST /api/changepassword: text answer, OK means success. */
   async changePassword(f: { oldPassword?: string; newPassword: string; userId: string }): Promise<string> {
-    const res = await this.form('/api/changepassword', f);
+    const res = await this.form(API.changePassword.path, f);
     return (await res.text()).trim();
   }
 
   formPuzzle(): Promise<Puzzle> {
-    return this.call<Puzzle>('GET', '/api/formpuzzle');
+    return this.call(API.formPuzzle);
   }
 
   async signup(f: { organization: string; person: string; username: string; password: string; cookie: string; iv: string; solved: string }): Promise<{ ok: boolean; text: string }> {
-    const res = await this.form('/api/signup', f);
+    const res = await this.form(API.signUp.path, f);
     const token = res.headers.get(TOKEN_HEADER);
     if (token) this.setToken(token);
     return { ok: res.ok, text: await res.text() };
   }
 
   async trial(f: { person: string; username: string; password: string; organization: string }): Promise<{ ok: boolean; text: string }> {
-    const res = await this.form('/api/trial', f);
+    const res = await this.form(API.trial.path, f);
     const token = res.headers.get(TOKEN_HEADER);
     if (token) this.setToken(token);
     return { ok: res.ok, text: (await res.text()).trim() };
@@ -191,68 +233,68 @@ export class ApiClient {
   /** Spec 000 section 4: logout calls the logout endpoint and then the 401 endpoint. */
   async logout(): Promise<void> {
     try {
-      await fetch(this.url('/api/logout'), { method: 'POST', headers: this.headers() });
-      await fetch(this.url('/api/401'), { headers: this.headers() });
+      await fetch(this.url(API.logout.path), { method: 'POST', headers: this.headers() });
+      await fetch(this.url(API.notAuthorized.path), { headers: this.headers() });
     } finally {
       this.setToken(null);
     }
   }
 
-  getUserContext(): Promise<unknown> {
-    return this.call<unknown>('GET', '/api/getusercontext');
+  getUserContext(): Promise<UserContext> {
+    return this.call(API.userContext);
   }
 
   fetch(request: FetchRequest): Promise<FetchResult> {
-    return this.call<FetchResult>('POST', '/api/fetch', request);
+    return this.call(API.fetch, request);
   }
 
   /** POST /api/update: answers the id as text. */
   async update(operation: 'create' | 'update' | 'delete', name: string, object: EntityRecord): Promise<string> {
-    const text = await this.call<string>('POST', '/api/update', { operation, name, object }, true);
+    const text = await this.call(API.update, { operation, name, object });
     return text.trim().replace(/^"|"$/g, '');
   }
 
   /** GET /api/cache_debug: the organization's sessions (administrators only). */
   cacheDebug(): Promise<SessionEntry[]> {
-    return this.call<SessionEntry[]>('GET', '/api/cache_debug');
+    return this.call(API.sessionList);
   }
 
   /** GET /api/cache_debug_delete?name=: ends one session, named by its handle. */
   async cacheDebugDelete(name: string): Promise<void> {
-    await this.call<string>('GET', `/api/cache_debug_delete?name=${encodeURIComponent(name)}`, undefined, true);
+    await this.call(API.endSession, undefined, `${API.endSession.path}?name=${encodeURIComponent(name)}`);
   }
 
   executeMultiple(items: ExecuteItem[]): Promise<ExecuteResult[]> {
-    return this.call<ExecuteResult[]>('POST', '/api/executemultiple', items);
+    return this.call(API.executeMultiple, items);
   }
 
   async sseToken(): Promise<string> {
-    const body = await this.call<string>('GET', '/api/ssetoken', undefined, true);
-    try {
-      const json = JSON.parse(body) as { token?: string } | string;
-      return typeof json === 'string' ? json : (json.token ?? '');
-    } catch {
-      return body.trim();
-    }
+    return (await this.call(API.streamToken)).token;
   }
 
   streamUrl(token: string, since: string): string {
-    return this.url(`/api/stream?token=${encodeURIComponent(token)}&since=${encodeURIComponent(since)}`);
+    return this.url(`${API.stream.path}?token=${encodeURIComponent(token)}&since=${encodeURIComponent(since)}`);
+  }
+
+  /** The path of a survey call: `/api/survey/{org}/{key}` filled in. */
+  private surveyPath(org: string, key: string): string {
+    return API.surveyPage.path.replace('{org}', encodeURIComponent(org)).replace('{key}', encodeURIComponent(key));
   }
 
   async getSurvey(org: string, key: string): Promise<SurveyAnswer> {
-    const res = await fetch(this.url(`/api/survey/${encodeURIComponent(org)}/${encodeURIComponent(key)}`), { headers: { Accept: 'application/json' } });
+    const res = await fetch(this.url(this.surveyPath(org, key)), { headers: { Accept: 'application/json' } });
     const text = await res.text();
     if (!res.ok) return { ok: false, status: res.status, text };
     try {
-      return { ok: true, body: JSON.parse(text) };
+      const page = API.surveyPage.answer.decode(JSON.parse(text));
+      return isLeft(page) ? { ok: false, status: res.status, text } : { ok: true, body: page.right satisfies SurveyPageAnswer };
     } catch {
       return { ok: false, status: res.status, text };
     }
   }
 
   async submitSurvey(org: string, key: string, answers: Record<string, unknown>): Promise<{ ok: boolean; text: string }> {
-    const res = await fetch(this.url(`/api/survey/${encodeURIComponent(org)}/${encodeURIComponent(key)}`), {
+    const res = await fetch(this.url(this.surveyPath(org, key)), {
       method: 'POST',
       headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
       body: JSON.stringify(answers),
@@ -263,7 +305,7 @@ export class ApiClient {
   /** POST /api/apperror; never throws (error reporting must not raise errors of its own). */
   async appError(report: Record<string, unknown>): Promise<void> {
     try {
-      await fetch(this.url('/api/apperror'), {
+      await fetch(this.url(API.appError.path), {
         method: 'POST',
         headers: this.headers({ 'Content-Type': 'application/json' }),
         body: JSON.stringify(report),
