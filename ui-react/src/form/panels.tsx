@@ -1,90 +1,16 @@
-import { useEffect, useRef, useState, type ReactNode } from 'react';
-import { Link } from 'react-router';
-import type { Entity, EntityRecord, FieldValue, FormField, Panel } from '../core.js';
-import { associatedListTarget, DEFAULT_MIN_COLUMN_WIDTH, DEFAULT_SPLIT_SIZES, FIELD_SEPARATOR, hasFlag, SPLIT_BREAKPOINT } from '../core.js';
-import { useApi } from '../api/context.js';
+import { useRef, useState, type ReactNode } from 'react';
+import type { Panel } from '../core.js';
+import { DEFAULT_MIN_COLUMN_WIDTH, DEFAULT_SPLIT_SIZES, SPLIT_BREAKPOINT } from '../core.js';
 import { useT } from '../i18n.js';
-import { formatValue } from '../format.js';
-import { entityOf } from '../state/session.js';
-import { objectChangedEvent } from '../state/realtime.js';
 import { Icon } from '../ui/icons.js';
-import { FieldEditor } from './editors.js';
+import { AssociatedListPanel } from './associated-list-panel.js';
+import { FieldRow } from './field-row.js';
+import type { PanelContext } from './panel-context.js';
+import { useWidth } from './use-width.js';
 
-/** What every panel needs from the form. */
-export type PanelContext = {
-  entity: Entity;
-  record: EntityRecord;
-  isNew: boolean;
-  readOnly: boolean;
-  appParam: string;
-  missing: ReadonlySet<string>;
-  setValue: (field: string, v: FieldValue) => void;
-  /** Wizard: move to the next step (saves first). */
-  onWizardStep?: (panel: Panel, index: number) => Promise<boolean>;
-};
+export type { PanelContext } from './panel-context.js';
 
-/** The width of an element, followed as it changes. */
-const useWidth = <E extends HTMLElement>(): [React.RefObject<E | null>, number] => {
-  const ref = useRef<E>(null);
-  const [w, setW] = useState(0);
-  useEffect(() => {
-    const el = ref.current;
-    if (!el) return;
-    const ro = new ResizeObserver((entries) => setW(entries[0]?.contentRect.width ?? 0));
-    ro.observe(el);
-    setW(el.getBoundingClientRect().width);
-    return () => ro.disconnect();
-  }, []);
-  return [ref, w];
-};
-
-const FieldRow = ({ f, ctx }: { f: FormField; ctx: PanelContext }) => {
-  const t = useT();
-  if (f.name === FIELD_SEPARATOR) return <hr className="field-sep" style={{ gridColumn: '1 / -1' }} />;
-  const p = ctx.entity.properties.find((x) => x.logicalName === f.name);
-  if (!p) return <p className="error-text small">{t('MsgFieldNotFound', { entity: ctx.entity.logicalName, field: f.name })}</p>;
-  if (f.hidden) return null;
-  const id = `f-${p.logicalName}`;
-  const label = f.label ?? p.displayName;
-  const required = f.required ?? hasFlag(p, 'Required');
-  const invalid = ctx.missing.has(p.logicalName);
-  const disabled = ctx.readOnly || f.disabled === true || hasFlag(p, 'AutoNumber');
-  const hintId = f.tooltip ? `${id}-hint` : undefined;
-  const style = { gridColumn: f.gridColumn, gridRow: f.gridRow };
-  const wide = hasFlag(p, 'MultiLine') || hasFlag(p, 'Json');
-  const isGroup = (p.options?.length ?? 0) > 0 || (p.richOptions?.length ?? 0) > 0 || p.type === 'Boolean';
-  return (
-    <div className={`field ${wide ? 'field-wide' : ''} ${invalid ? 'field-invalid' : ''} ${f.cssClass ?? ''}`} style={style} data-field={p.logicalName}>
-      <label htmlFor={isGroup ? undefined : id} id={`${id}-label`}>
-        {label}
-        {required && (
-          <span className="required" title={t('MsgRequired')} aria-hidden="true">
-            *
-          </span>
-        )}
-        {required && <span className="sr-only"> ({t('MsgRequired')})</span>}
-      </label>
-      <FieldEditor
-        id={id}
-        p={p}
-        f={f}
-        value={ctx.record[p.logicalName]}
-        record={ctx.record}
-        entityName={ctx.entity.logicalName}
-        disabled={disabled}
-        invalid={invalid}
-        describedBy={hintId}
-        label={label}
-        onChange={(v) => ctx.setValue(p.logicalName, v)}
-      />
-      {f.tooltip && (
-        <span className="hint" id={hintId}>
-          {f.tooltip}
-        </span>
-      )}
-    </div>
-  );
-};
+// The panel tree of a form (spec 001 section 2). The kinds that hold panels stay in this file: they draw each other.
 
 /** Fields: two columns, one when the panel is narrower than minColumnWidth (default 400 px). */
 const FieldsPanel = ({ panel, ctx }: { panel: Panel; ctx: PanelContext }) => {
@@ -214,72 +140,6 @@ const FlexPanel = ({ panel, ctx }: { panel: Panel; ctx: PanelContext }) => (
     ))}
   </div>
 );
-
-/** AssociatedList: the child records pointing at this record; a new parent shows MsgSaveToAdd. */
-const AssociatedListPanel = ({ panel, ctx, onCount }: { panel: Panel; ctx: PanelContext; onCount?: (n: number) => void }) => {
-  const t = useT();
-  const api = useApi();
-  const target = associatedListTarget(panel);
-  const child = target ? entityOf(target.entity) : undefined;
-  const [rows, setRows] = useState<EntityRecord[] | null>(null);
-  const [error, setError] = useState('');
-  const parentId = String(ctx.record.id ?? '');
-  useEffect(() => {
-    if (!target || !child || ctx.isNew) return;
-    let live = true;
-    const load = () =>
-      api
-        .fetch({
-          entity: {
-            name: target.entity,
-            attributes: [{ attribute: 'id' }, { attribute: 'name' }, ...child.properties.filter((p) => ['modifiedon', 'statuscode'].includes(p.logicalName)).map((p) => ({ attribute: p.logicalName }))],
-            filter: { type: 'and', conditions: [{ attribute: target.field, operator: 'eq', value: parentId }] },
-            orders: [{ attribute: 'name' }],
-          },
-          page: 1,
-          pageSize: 50,
-          count: true,
-        })
-        .then((res) => {
-          if (!live) return;
-          setRows(res.records as EntityRecord[]);
-          onCount?.(res.count ?? res.records.length);
-        })
-        .catch((e: unknown) => live && setError(e instanceof Error ? e.message : String(e)));
-    void load();
-    const ev = objectChangedEvent(target.entity);
-    window.addEventListener(ev, load);
-    return () => {
-      live = false;
-      window.removeEventListener(ev, load);
-    };
-  }, [target?.entity, target?.field, parentId, ctx.isNew]);
-  if (!target || !child) return <p className="error-text">{t('MsgNoObject', { name: panel.field ?? panel.name })}</p>;
-  if (ctx.isNew) return <p className="empty">{t('MsgSaveToAdd')}</p>;
-  const init = encodeURIComponent(JSON.stringify({ [target.field]: { id: parentId, name: ctx.entity.logicalName, label: ctx.record.name ?? '' } }));
-  return (
-    <div className="assoc">
-      <div className="assoc-head">
-        <Link className="btn btn-plain" to={`/${ctx.appParam}/edit/${target.entity}/0?init=${init}`}>
-          <Icon name="plus" /> {t('CmdNew')}
-        </Link>
-      </div>
-      {error && <p className="error-text">{error}</p>}
-      {rows === null && !error && <div className="spinner small" />}
-      {rows?.length === 0 && <p className="empty">{t('MsgNoRecords')}</p>}
-      {rows && rows.length > 0 && (
-        <ul className="assoc-list">
-          {rows.map((r) => (
-            <li key={String(r.id)}>
-              <Link to={`/${ctx.appParam}/edit/${target.entity}/${String(r.id)}`}>{String(r.name ?? '') || t('MsgUnknownTitle')}</Link>
-              <span className="muted small">{formatValue(child.properties.find((p) => p.logicalName === 'modifiedon'), r.modifiedon as FieldValue, r)}</span>
-            </li>
-          ))}
-        </ul>
-      )}
-    </div>
-  );
-};
 
 /** One panel of the tree, by type; any other type shows 'Unknown panel type'. */
 export const PanelView = ({ panel, ctx }: { panel: Panel; ctx: PanelContext }): ReactNode => {

@@ -22,7 +22,7 @@ describe('session freshness (spec 000 section 4)', () => {
     expect(objectChangedEvent('account')).toBe('objectChanged:account');
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 4e12 }), fc.integer({ min: 0, max: 4e12 }), (stamp, since) => {
-        const e = { entity: 'account', id: 'x', operation: 'update', stamp: new Date(stamp).toISOString() };
+        const e = { entity: 'account', id: 'x', operation: 'update' as const, stamp: new Date(stamp).toISOString() };
         return isFresh(e, new Date(since).toISOString()) === stamp >= since;
       }),
     );

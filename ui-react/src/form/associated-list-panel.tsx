@@ -1,0 +1,77 @@
+import { useEffect, useState } from 'react';
+import { Link } from 'react-router';
+import type { EntityRecord, FieldValue, Panel } from '../core.js';
+import { associatedListTarget } from '../core.js';
+import { useApi } from '../api/context.js';
+import { useT } from '../i18n.js';
+import { formatValue } from '../format.js';
+import { entityOf } from '../state/session.js';
+import { objectChangedEvent } from '../state/realtime.js';
+import { Icon } from '../ui/icons.js';
+import type { PanelContext } from './panel-context.js';
+
+/** AssociatedList: the child records pointing at this record; a new parent shows MsgSaveToAdd. */
+export const AssociatedListPanel = ({ panel, ctx, onCount }: { panel: Panel; ctx: PanelContext; onCount?: (n: number) => void }) => {
+  const t = useT();
+  const api = useApi();
+  const target = associatedListTarget(panel);
+  const child = target ? entityOf(target.entity) : undefined;
+  const [rows, setRows] = useState<EntityRecord[] | null>(null);
+  const [error, setError] = useState('');
+  const parentId = String(ctx.record.id ?? '');
+  useEffect(() => {
+    if (!target || !child || ctx.isNew) return;
+    let live = true;
+    const load = () =>
+      api
+        .fetch({
+          entity: {
+            name: target.entity,
+            attributes: [{ attribute: 'id' }, { attribute: 'name' }, ...child.properties.filter((p) => ['modifiedon', 'statuscode'].includes(p.logicalName)).map((p) => ({ attribute: p.logicalName }))],
+            filter: { type: 'and', conditions: [{ attribute: target.field, operator: 'eq', value: parentId }] },
+            orders: [{ attribute: 'name' }],
+          },
+          page: 1,
+          pageSize: 50,
+          count: true,
+        })
+        .then((res) => {
+          if (!live) return;
+          setRows(res.records as EntityRecord[]);
+          onCount?.(res.count ?? res.records.length);
+        })
+        .catch((e: unknown) => live && setError(e instanceof Error ? e.message : String(e)));
+    void load();
+    const ev = objectChangedEvent(target.entity);
+    window.addEventListener(ev, load);
+    return () => {
+      live = false;
+      window.removeEventListener(ev, load);
+    };
+  }, [target?.entity, target?.field, parentId, ctx.isNew]);
+  if (!target || !child) return <p className="error-text">{t('MsgNoObject', { name: panel.field ?? panel.name })}</p>;
+  if (ctx.isNew) return <p className="empty">{t('MsgSaveToAdd')}</p>;
+  const init = encodeURIComponent(JSON.stringify({ [target.field]: { id: parentId, name: ctx.entity.logicalName, label: ctx.record.name ?? '' } }));
+  return (
+    <div className="assoc">
+      <div className="assoc-head">
+        <Link className="btn btn-plain" to={`/${ctx.appParam}/edit/${target.entity}/0?init=${init}`}>
+          <Icon name="plus" /> {t('CmdNew')}
+        </Link>
+      </div>
+      {error && <p className="error-text">{error}</p>}
+      {rows === null && !error && <div className="spinner small" />}
+      {rows?.length === 0 && <p className="empty">{t('MsgNoRecords')}</p>}
+      {rows && rows.length > 0 && (
+        <ul className="assoc-list">
+          {rows.map((r) => (
+            <li key={String(r.id)}>
+              <Link to={`/${ctx.appParam}/edit/${target.entity}/${String(r.id)}`}>{String(r.name ?? '') || t('MsgUnknownTitle')}</Link>
+              <span className="muted small">{formatValue(child.properties.find((p) => p.logicalName === 'modifiedon'), r.modifiedon as FieldValue, r)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+};

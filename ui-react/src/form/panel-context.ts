@@ -1,0 +1,14 @@
+import type { Entity, EntityRecord, FieldValue, Panel } from '../core.js';
+
+/** What every panel needs from the form. */
+export type PanelContext = {
+  entity: Entity;
+  record: EntityRecord;
+  isNew: boolean;
+  readOnly: boolean;
+  appParam: string;
+  missing: ReadonlySet<string>;
+  setValue: (field: string, v: FieldValue) => void;
+  /** Wizard: move to the next step (saves first). */
+  onWizardStep?: (panel: Panel, index: number) => Promise<boolean>;
+};
