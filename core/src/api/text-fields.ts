@@ -10,7 +10,7 @@ export const formText = (max: number): t.Type<string, string, unknown> =>
   new t.Type<string, string, unknown>(
     `text(≤${max})`,
     (u): u is string => typeof u === 'string' && u.length <= max,
-    (u, c) => t.success(typeof u === 'string' && u.length <= max ? u : ''),
+    (u) => t.success(typeof u === 'string' && u.length <= max ? u : ''),
     (a) => a,
   );
 
