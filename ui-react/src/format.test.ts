@@ -1,0 +1,34 @@
+import { describe, expect, it, vi } from 'vitest';
+
+// The formatters read the session's currencies and the language; both are browser state, stubbed here.
+vi.mock('./state/session.js', () => ({ session: { value: null } }));
+vi.mock('./i18n.js', () => ({ language: { value: 'en' }, t: (key: string) => key }));
+
+import { PropertyType, type Property } from './core.js';
+import { formatters, formatValue } from './format.js';
+
+const p = (type: Property['type'], extra: Partial<Property> = {}): Property => ({ logicalName: 'f', displayName: 'F', type, ...extra });
+
+describe('formatValue: one formatter per property type (issue 12 point 3)', () => {
+  it('the formatter table has exactly the property types of the core', () => {
+    expect(Object.keys(formatters).sort()).toEqual(Object.keys(PropertyType.keys).sort());
+  });
+
+  it('empty values are blank; lookups show their label, else their id', () => {
+    for (const type of Object.keys(PropertyType.keys) as Array<Property['type']>) expect(formatValue(p(type), null)).toBe('');
+    expect(formatValue(p('Lookup'), { id: 'x1', name: 'account', label: 'Acme' })).toBe('Acme');
+    expect(formatValue(p('Lookup'), { id: 'x1', name: 'account', label: null })).toBe('x1');
+  });
+
+  it('option sets show labels (a multi-select bitmap lists each), tags are joined, numbers keep their precision', () => {
+    const options = [{ value: 0, label: 'A' }, { value: 3, label: 'B' }];
+    expect(formatValue(p('Integer', { flags: ['OptionSet'], options }), 3)).toBe('B');
+    expect(formatValue(p('Integer', { flags: ['OptionSet', 'MultiSelect'], options }), 9)).toBe('A, B');
+    expect(formatValue(p('String', { formatString: 'tags' }), 'a;b')).toBe('a, b');
+    expect(formatValue(p('Decimal', { precision: 2 }), 1.2345)).toMatch(/^1[.,]23$/);
+    expect(formatValue(p('Guid'), 'abc')).toBe('abc');
+    expect(formatValue(p('VersionNumber'), '17')).toBe('17');
+    expect(formatValue(p('Boolean'), true)).toBe('LblYes');
+    expect(formatValue(p('Boolean'), false)).toBe('LblNo');
+  });
+});
