@@ -84,11 +84,18 @@ describe('tessera org, user and demo commands', () => {
 
   it('serve listens, answers the API, and stops cleanly on SIGTERM with exit 0', async () => {
     let out = '';
-    const o = vi.spyOn(process.stdout, 'write').mockImplementation((x: string | Uint8Array) => ((out += String(x)), true));
+    // The test goes on when serve prints its address (an event), not after a number of sleeps.
+    let served: (url: string) => void = () => undefined;
+    const serving = new Promise<string>((ok) => (served = ok));
+    const o = vi.spyOn(process.stdout, 'write').mockImplementation((x: string | Uint8Array) => {
+      out += String(x);
+      const m = /Tessera serves (http:\/\/\S+)/.exec(out);
+      if (m) served(m[1]);
+      return true;
+    });
     try {
       const running = runCli(['serve', '--port', '0', '--host', '127.0.0.1', '--data', data]);
-      for (let i = 0; i < 100 && !/Tessera serves/.test(out); i++) await new Promise((r) => setTimeout(r, 50));
-      const url = /Tessera serves (http:\/\/\S+)/.exec(out)![1];
+      const url = await Promise.race([serving, running.then((code) => Promise.reject(new Error(`serve ended with ${code}: ${out}`)))]);
       const r = await fetch(`${url.replace('localhost', '127.0.0.1')}/api/401`);
       expect([r.status, r.statusText]).toEqual([401, 'NOT AUTHORIZED']);
       const login = await fetch(`${url.replace('localhost', '127.0.0.1')}/api/login`, {
