@@ -25,13 +25,21 @@ export class LocalImportFiles implements ImportFiles {
     const kind = importFileKind(fileName);
     const path = join(dir, kind === 'json' ? 'file.json' : 'file.csv');
     const out = createWriteStream(path);
+    // The folder goes only once the stream has closed: its file may still be opening.
+    const abandon = async () => {
+      if (!out.closed) {
+        const closed = once(out, 'close').catch(() => undefined);
+        out.destroy();
+        await closed;
+      }
+      drop();
+    };
     try {
       let size = 0;
       for await (const chunk of bytes) {
         size += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length;
         if (size > maxBytes) {
-          out.destroy();
-          drop();
+          await abandon();
           return { _tag: 'TooLarge', maxBytes };
         }
         if (!out.write(chunk)) await once(out, 'drain');
@@ -39,8 +47,7 @@ export class LocalImportFiles implements ImportFiles {
       out.end();
       await once(out, 'finish');
     } catch (e) {
-      out.destroy();
-      drop();
+      await abandon();
       throw e;
     }
     return { _tag: 'Kept', file: { kind, source: importFileSource(path, kind), spool: () => new FileRowSpool(dir), discard: async () => drop() } };
