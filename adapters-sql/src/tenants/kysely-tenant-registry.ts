@@ -4,7 +4,7 @@ import { KyselySchemaStore } from '../schema/kysely-schema-store.js';
 import type { OrganizationDatabases } from './organization-databases.js';
 
 /** How often an open organization checks whether its metadata was changed (by `tessera schema apply`). */
-const METADATA_RECHECK_MS = 5_000;
+export const METADATA_RECHECK_MS = 5_000;
 
 type Open = { tenant: Tenant; db: Kysely<any>; schema: KyselySchemaStore; version: number; checked: number; byName: Map<string, Entity> };
 
