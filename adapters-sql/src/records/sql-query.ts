@@ -19,7 +19,7 @@ import {
   type ReadScope,
 } from '@tessera/core/internal';
 import type { SqlDialect, SqlDialectKind } from '../dialects/sql-dialect.js';
-import { lookupOf, param, scalarOf, wireValue, type Row } from './sql-values.js';
+import { lookupOf, param, scalarOf, wireReaderOf, wireValue, type Row } from './sql-values.js';
 
 /**
  * A validated query plan as SQL: one SELECT for the page and one COUNT under the same WHERE.
@@ -326,15 +326,12 @@ export const compileFetch = (
         ? d.db.selectFrom(q.as('d')).select(sql`COUNT(*)`.as('n'))
         : b.base(false).select(sql`COUNT(*)`.as('n'));
     }
+    // Column readers and aliases once per query, not per cell.
+    const readers = columns.map((c, i) => ({ key: c.key, read: wireReaderOf(c.column.property), v: `c${i}`, t: `c${i}_t`, l: `c${i}_l`, lookup: isLookup(c.column.property) }));
     const decode = (rows: Row[]): EntityRecord[] =>
       rows.slice(0, plan.pageSize).map((row) => {
         const rec: EntityRecord = {};
-        columns.forEach((c, i) => {
-          const p = c.column.property;
-          rec[c.key] = isLookup(p)
-            ? wireValue(p, lookupOf(p, row[`c${i}`], row[`c${i}_t`]), row[`c${i}_l`])
-            : wireValue(p, scalarOf(p, row[`c${i}`]));
-        });
+        for (const r of readers) rec[r.key] = r.lookup ? r.read(row[r.v], row[r.t], row[r.l]) : r.read(row[r.v]);
         return rec;
       });
     return { data, count, decode, fetched };

@@ -64,14 +64,41 @@ export const lookupOf = (p: Property, id: unknown, target: unknown): { id: strin
     ? null
     : { id: String(id).toLowerCase(), name: typeof target === 'string' && target !== '' ? target : ((p.targets ?? [])[0] ?? '') };
 
+/** How each property of an entity is read from a row: its columns and reader, resolved once per entity object. */
+type RowReader = ReadonlyArray<{ field: string; target: string | null; read: (p: Property, v: unknown) => StoredValue; p: Property }>;
+const rowReaders = new WeakMap<readonly Property[], RowReader>();
+const rowReaderOf = (e: Entity): RowReader => {
+  let r = rowReaders.get(e.properties);
+  if (r === undefined || r.length !== e.properties.length) {
+    r = e.properties.map((p) => {
+      const form = FIELD_TYPES[p.type].stored;
+      return { field: p.logicalName, target: form === 'lookup' ? lookupTargetColumn(p.logicalName) : null, read: FROM_SQL[form], p };
+    });
+    rowReaders.set(e.properties, r);
+  }
+  return r;
+};
+
 /** A whole row of an entity's table in stored form. */
 export const storedRow = (e: Entity, row: Row): StoredRecord => {
   const out: StoredRecord = {};
-  for (const p of e.properties) {
-    out[p.logicalName] =
-      FIELD_TYPES[p.type].stored === 'lookup' ? lookupOf(p, row[p.logicalName], row[lookupTargetColumn(p.logicalName)]) : scalarOf(p, row[p.logicalName]);
+  for (const { field, target, read, p } of rowReaderOf(e)) {
+    const v = row[field];
+    out[field] = target !== null ? lookupOf(p, v, row[target]) : v === null || v === undefined ? null : read(p, v);
   }
   return out;
+};
+
+/**
+ * The reader of one query column into its wire form (versionnumber as text, a lookup with its
+ * label), resolved once per column of a compiled query rather than per cell.
+ */
+export const wireReaderOf = (p: Property): ((v: unknown, target?: unknown, label?: unknown) => FieldValue) => {
+  const form = FIELD_TYPES[p.type].stored;
+  if (form === 'lookup') return (v, target, label) => wireValue(p, lookupOf(p, v, target), label);
+  const read = FROM_SQL[form];
+  if (form === 'counter') return (v) => (v === null || v === undefined ? null : String(read(p, v)));
+  return (v) => (v === null || v === undefined ? null : (read(p, v) as FieldValue));
 };
 
 /** The wire form of a read value: versionnumber as text, a lookup with its label. */
