@@ -66,6 +66,7 @@ export type FieldTypeRules = {
   readonly stored: StoredForm;
   /** A quantity: summed in totals, right-aligned, written with the decimal separator. */
   readonly numeric: boolean;
+  /** What conditions, sorts and aggregates (sum, min, date grouping) may do with it. */
   readonly compared: Compared;
   /** Set by the server (VersionNumber): a request's value is ignored, a default never applies. */
   readonly serverSet: boolean;
@@ -76,7 +77,7 @@ export type FieldTypeRules = {
   /**
    * Wire decode (POST /api/update, /api/create, defaults, import rows): a non-empty request value
    * in stored form, normalized (ids lower case, dates ISO UTC, decimals to the column's scale), or
-   * why it is refused (out of the column's range, too long, not an option).
+   * why it is refused (not of the type, out of the column's range, longer than `max`).
    */
   readonly decode: (p: Property, v: Exclude<FieldValue, null | ''>) => StoredValue | Refusal;
   /** A condition value (non-null) in the compared form, or undefined when it is not one of this type. */
