@@ -1,6 +1,6 @@
 import type { RequestHandler, Response, Router } from 'express';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { API, isAdministrator, type SignInFailure, type SignInService, type SignedIn } from '@tessera/core/internal';
+import { API, inviterOf, isAdministrator, type SignInFailure, type SignInService, type SignedIn } from '@tessera/core/internal';
 import { sendToken, tokenOf } from '../auth/token-header.js';
 import { sendNotAuthorized, sendText } from '../http-errors.js';
 import { route, routerOf, sendAnswer } from '../route.js';
@@ -38,13 +38,9 @@ export const signInRoutes = (signIn: SignInService, guard: RequestHandler): Rout
     route(API.notAuthorized, (_none, _req, res) => sendNotAuthorized(res)),
 
     route(API.getMagic, async (form, req, res) => {
-      // An invitation needs an administrator's session; without it the request is a plain sign-in link.
+      // An invitation needs a session of that organization; without it the request is a plain sign-in link.
       const session = tokenOf(req) ? await signIn.authenticate(tokenOf(req)) : null;
-      const result = await signIn.sendLink(
-        form,
-        clientOf(req),
-        session && session.orgName.toLowerCase() === form.organization.trim().toLowerCase() ? session.userName : undefined,
-      );
+      const result = await signIn.sendLink(form, clientOf(req), inviterOf(session, form.organization));
       if (isLeft(result)) return sendFailure(res, result.left);
       res.type('text/plain').send(result.right);
     }),
