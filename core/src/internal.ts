@@ -114,3 +114,4 @@ export * from './services/administration.js';
 /** The wire contract (docs/api.md): a request and an answer codec per call, the route table the server mounts and the client decodes with. */
 export * from './api/index.js';
 export * from './services/invitation.js';
+export * from './services/sign-up-puzzle.js';

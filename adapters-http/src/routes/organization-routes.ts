@@ -8,7 +8,7 @@ import {
   normalizeOrganizationName,
   PUZZLE_DIFFICULTY,
   PUZZLE_VALIDITY_MS,
-  verifyPuzzle,
+  checkSignUpPuzzle,
   type Clock,
   type InputError,
   type OrganizationDirectory,
@@ -18,7 +18,7 @@ import {
 } from '@tessera/core/internal';
 import type { PuzzleSeal } from '../auth/puzzle-seal.js';
 import { sendToken } from '../auth/token-header.js';
-import { sendText } from '../http-errors.js';
+import { sendDomainError, sendText } from '../http-errors.js';
 import { route, routerOf, sendAnswer } from '../route.js';
 import { clientOf } from './form-fields.js';
 
@@ -68,11 +68,9 @@ export const organizationRoutes = (deps: Deps): Router => {
     // Sign-up creates a new organization whose first user is the one signing up; the proof of
     // work must be one this server handed out, unexpired, unused and of the right difficulty.
     route(API.signUp, async (form, req, res) => {
-      const state = await deps.puzzles.open(form.cookie, form.iv);
-      const now = deps.clock.now().getTime();
-      if (!state || state.expires <= now || state.difficulty !== PUZZLE_DIFFICULTY) return sendText(res, 400, 'ERR_INPUT: the puzzle is invalid or expired');
-      if (!(await verifyPuzzle(state.salt, state.hash, form.solved, sha256Hex))) return sendText(res, 400, 'ERR_INPUT: the puzzle is not solved');
-      if (!(await deps.sessions.usePuzzle(state.id, new Date(state.expires)))) return sendText(res, 400, 'ERR_INPUT: the puzzle was used already');
+      const puzzle = await checkSignUpPuzzle(await deps.puzzles.open(form.cookie, form.iv), form.solved, deps.clock.now(), sha256Hex);
+      if (isLeft(puzzle)) return sendDomainError(res, puzzle.left);
+      if (!(await deps.sessions.usePuzzle(puzzle.right.id, new Date(puzzle.right.expires)))) return sendText(res, 400, 'ERR_INPUT: the puzzle was used already');
       const created = await deps.organizations.create(input(form));
       if (isLeft(created)) return sendText(res, 400, `ERR_INPUT: ${created.left.message}`);
       await signInAfterCreation(req, res, created.right.orgName, form);

@@ -6,8 +6,7 @@ import {
   API,
   isProviderName,
   normalizeOrganizationName,
-  PUZZLE_DIFFICULTY,
-  verifyPuzzle,
+  checkSignUpPuzzle,
   type Clock,
   type IdentityProvider,
   type OrganizationDirectory,
@@ -84,11 +83,10 @@ export const providerRoutes = (deps: ProviderRouteDeps): Router => {
       } catch {
         /* an unreadable puzzle is an invalid one */
       }
-      const state = await deps.puzzles.open(first(solved.cookie), first(solved.iv));
-      if (!state || state.expires <= now || state.difficulty !== PUZZLE_DIFFICULTY) return refuse(res, 400, 'ERR_INPUT: the puzzle is invalid or expired');
-      if (!(await verifyPuzzle(state.salt, state.hash, first(solved.solved).slice(0, 100), sha256Hex))) return refuse(res, 400, 'ERR_INPUT: the puzzle is not solved');
+      const checked = await checkSignUpPuzzle(await deps.puzzles.open(first(solved.cookie), first(solved.iv)), first(solved.solved).slice(0, 100), deps.clock.now(), sha256Hex);
+      if (isLeft(checked)) return refuse(res, 400, `${checked.left.code}: ${checked.left.message}`);
       if ((await deps.directory.status(org)) !== null) return refuse(res, 400, `ERR_INPUT: the organization ${org} exists already`);
-      puzzle = { id: state.id, expires: state.expires };
+      puzzle = { id: checked.right.id, expires: checked.right.expires };
     }
 
     const redirectUri = `${base(req)}/auth/callback/${provider}`;
