@@ -27,6 +27,7 @@ describe('message catalogue (spec 001 section 8, spec 000 section 8)', () => {
     expect(en.SurveyExpired).toBe('We are sorry, the form has expired');
     expect(en.SurveyLinkInvalid).toBe('We are sorry, you have entered the URL in a wrong format');
     expect(en.MsgOrganizationCreated).toBe('Organiztion Created!');
+    expect(en.MsgPasswordChanged).toBe('Password Changed');
     expect(en.MsgLoggedOutInactivity).toBe('You were logged out due to inactivity');
     expect(translate('en', 'MsgAskDeleteMany', { n: 3 })).toBe('Do your really want to delete 3 record(s)?');
     expect(translate('en', 'MsgModifiedBy', { modifier: 'Eva' })).toBe('This record was modified by Eva');

@@ -157,7 +157,7 @@ export const en = {
   MsgAdminChange: 'Your administrator asks you to choose a new password.',
   MsgMustChange: 'Please choose a new password.',
   CmdChangePassword: 'Change password',
-  MsgPasswordChanged: 'Password changed',
+  MsgPasswordChanged: 'Password Changed',
   MsgPasswordsEmpty: 'Please enter the new password twice.',
   MsgPasswordsDoNotMatch: 'Passwords do not match.',
   MsgSolvingPuzzle: 'Checking that you are a person...',
@@ -223,8 +223,21 @@ export const en = {
   MsgImportErrors: 'Errors: {count}',
   // Not yet built pages and the session list (spec 000 section 2)
   MsgPageNotAvailable: 'This page is not available yet',
-  MsgPageNotAvailableText:
-    'This version of Tessera does not include this screen yet. Everything else in the menu works.',
+  // Pages not built yet: what each will hold (issue 23 item 4)
+  LblComingSoon: 'Coming soon',
+  ComingMetadata: 'Define your record types here: entities, their fields, forms and views.',
+  ComingLocalize: 'Translate the names of entities, fields, options and menu items into the languages of your organization here.',
+  ComingWhatsNextTitle: "What's Next",
+  ComingWhatsNext: 'Your follow-ups will be listed here: the records that need your attention, by date, owner and category.',
+  ComingImport: 'Load records from CSV or JSON files here: download a template, upload a file, check the rows, then create or update the records.',
+  ComingExport: 'Export records here: pick an entity, set up the query, and download them as CSV, PDF or JSON.',
+  ComingDashboardTitle: 'Dashboard',
+  ComingDashboard: 'Charts, lists and filters of your records will be gathered on this page.',
+  ComingCustomTitle: 'Custom page',
+  ComingCustom: 'A page made for your organization will be shown here.',
+  // An empty list caused by filters (issue 23 item 2)
+  MsgNoRecordsMatchFilters: 'No {entities} match the filters',
+  CmdShowAll: 'Show all',
   MenuSessions: 'Sessions',
   LblUser: 'User',
   LblAddress: 'Address',
