@@ -9,6 +9,7 @@ import { installErrorReporting } from './state/app-errors.js';
 import { AppRoot } from './shell/app-root.js';
 import { AppHome, MenuByName } from './shell/menu-routes.js';
 import { NotBuiltPage } from './shell/not-built-page.js';
+import { COMING_PAGE_PATHS } from './shell/coming-pages.js';
 import { NotFoundPage, RenderErrorBoundary, RouteErrorPage } from './shell/error-pages.js';
 import { ListRoute } from './list/list-screen.js';
 import { DialogHost, ToastHost } from './ui/dialogs.js';
@@ -60,7 +61,7 @@ const router = createBrowserRouter([
           { path: 'n/:uniqueName', element: <MenuByName /> },
           { path: 'cache', element: later(() => import('./admin/session-list.js'), 'SessionListPage') },
           // Spec routes whose screens are not built yet say so, rather than 'Page not found'.
-          ...['customizemetadata', 'customizelocalization', 'whatsnext', 'import', 'export', 'dashboard/:name', 'custom/:id'].map((path) => ({ path, element: <NotBuiltPage /> })),
+          ...COMING_PAGE_PATHS.map((path) => ({ path, element: <NotBuiltPage /> })),
           { path: '*', element: <NotFoundPage /> },
         ],
       },

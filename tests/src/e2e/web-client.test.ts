@@ -688,8 +688,9 @@ describe('web client in a real browser (issue 8 section 6)', { timeout: 90_000 }
     await page.goto(`${server.url}/Customize/list/inu_view`);
     await page.locator('#side-nav').getByRole('link', { name: 'Metadata' }).click();
     await page.getByRole('heading', { name: 'Metadata' }).waitFor();
-    await page.getByText('This page is not available yet').waitFor();
-    await page.getByText('This version of Tessera does not include this screen yet.', { exact: false }).waitFor();
+    // Issue 23 item 4: it names what will be there, marked as coming soon, and claims nothing more.
+    await page.getByText('Define your record types here', { exact: false }).waitFor();
+    await page.locator('.coming-page .coming-mark', { hasText: 'Coming soon' }).waitFor();
     expect(await page.getByRole('heading', { name: 'Page not found' }).count()).toBe(0);
     await screenshot(page, 'page-not-built');
     await page.getByRole('link', { name: 'Back' }).click();

@@ -1,6 +1,7 @@
 import { NavLink } from 'react-router';
 import { useT } from '../i18n.js';
 import { Icon } from '../ui/icons.js';
+import { comingPageOf } from './coming-pages.js';
 import type { MenuEntry } from './menu.js';
 
 /** A menu label: from the catalogue when it has a key, else as the metadata writes it. */
@@ -9,7 +10,13 @@ export const ItemLabel = ({ item }: { item: { label: string; labelKey?: Paramete
   return <>{item.labelKey ? t(item.labelKey) : item.label}</>;
 };
 
-/** One menu item: an external link in a new tab, else a route of the app. */
+/** The mark of a menu item whose screen is not built yet (issue 23 item 4); read out with the item's name. */
+const ComingMark = () => {
+  const t = useT();
+  return <span className="coming-mark">{t('LblComingSoon')}</span>;
+};
+
+/** One menu item: an external link in a new tab, else a route of the app (marked when its screen is not built yet). */
 export const MenuLink = ({ item, appParam, onClick }: { item: MenuEntry; appParam: string; onClick?: () => void }) =>
   item.external ? (
     <a className="nav-item" href={item.to} target="_blank" rel="noreferrer">
@@ -24,5 +31,6 @@ export const MenuLink = ({ item, appParam, onClick }: { item: MenuEntry; appPara
       <span>
         <ItemLabel item={item} />
       </span>
+      {comingPageOf(item.to) && <ComingMark />}
     </NavLink>
   );

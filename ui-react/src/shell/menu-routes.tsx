@@ -1,12 +1,12 @@
 import { Navigate, useParams } from 'react-router';
 import { NotFoundPage } from './error-pages.js';
-import { firstItem } from './menu.js';
+import { landingItem } from './menu.js';
 import { useShell } from './shell-context.js';
 
-/** /{appid}/: the first menu item. */
+/** /{appid}/: the first menu item with a working screen (issue 23 item 3: never a placeholder when a list exists). */
 export const AppHome = () => {
   const { sections, appParam } = useShell();
-  const first = firstItem(sections);
+  const first = landingItem(sections);
   return first ? <Navigate to={`/${appParam}/${first.to}`} replace /> : <NotFoundPage />;
 };
 

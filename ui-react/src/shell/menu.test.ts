@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Caller, InuViewRecord } from '../core.js';
-import { firstItem, menuOf, resolveApp } from './menu.js';
+import { entityOfPath, firstItem, landingItem, menuOf, menuShowsEntity, resolveApp, type MenuSection } from './menu.js';
 
 const FULL = 13107;
 const caller = (permissions: Record<string, number>): Caller => ({ userId: 'u1', teams: [], permissions: { permissions, apps: [], owners: [], needsTeams: false } });
@@ -19,6 +19,46 @@ describe('app menu (spec 000 section 2)', () => {
     expect(resolveApp('!', ['Customize', 'Sales', 'Service'], null)).toBe('Sales');
     expect(resolveApp('!', ['Customize'], null)).toBe('Customize');
     expect(resolveApp('Customize', ['Customize', 'Sales'], null)).toBe('Customize');
+  });
+
+  it("issue 23 item 12: on an entity's route '!' is the last app whose menu has the entity, else the first app that has it", () => {
+    const menus: Record<string, string[]> = { Sales: ['account', 'opportunity'], Service: ['workorder', 'account'], Customize: ['systemuser', 'inu_view'] };
+    const shows = (entity: string) => (app: string) => (menus[app] ?? []).includes(entity);
+    const apps = ['Customize', 'Sales', 'Service'];
+    // After visiting Customize, /!/list/opportunity shows the Sales menu.
+    expect(resolveApp('!', apps, 'Customize', shows('opportunity'))).toBe('Sales');
+    // The last app is kept while it has the entity; else the first that has it.
+    expect(resolveApp('!', apps, 'Service', shows('account'))).toBe('Service');
+    expect(resolveApp('!', apps, 'Customize', shows('account'))).toBe('Sales');
+    expect(resolveApp('!', apps, 'Sales', shows('workorder'))).toBe('Service');
+    expect(resolveApp('!', apps, 'Sales', shows('systemuser'))).toBe('Customize');
+    // No app has it: the last used app, else the first.
+    expect(resolveApp('!', apps, 'Customize', shows('invoice'))).toBe('Customize');
+    expect(resolveApp('!', apps, null, shows('invoice'))).toBe('Sales');
+    // An app named in the route is kept as it is.
+    expect(resolveApp('Customize', apps, 'Sales', shows('opportunity'))).toBe('Customize');
+  });
+
+  it('reads the entity of a list or form path, and whether a menu opens it', () => {
+    expect(entityOfPath('/!/list/opportunity')).toBe('opportunity');
+    expect(entityOfPath('/Sales/edit/account/123/main')).toBe('account');
+    expect(entityOfPath('/!/edit/account/0')).toBe('account');
+    expect(entityOfPath('/!/customizemetadata')).toBeUndefined();
+    expect(entityOfPath('/!/')).toBeUndefined();
+    const sections: MenuSection[] = [{ key: 's', label: '', items: [{ key: '1', label: 'Accounts', to: 'list/account?view=active', icon: 'list', kind: 'entity' }, { key: '2', label: 'Help', to: 'https://x/list/lead', external: true, icon: 'home', kind: 'url' }] }];
+    expect(menuShowsEntity(sections, 'account')).toBe(true);
+    expect(menuShowsEntity(sections, 'lead')).toBe(false);
+  });
+
+  it('issue 23 item 3: an app lands on its first working screen, never on a not-yet-built page while a list exists', () => {
+    const all = Object.fromEntries(['inu_view', 'inu_app', 'inu_orgsettings', 'systemuser', 'team', 'inu_role', 'audit'].map((e) => [e, FULL]));
+    // A new organization: the Customize app only, Metadata (not built) first.
+    const customize = menuOf('Customize', [], caller(all), parse);
+    expect(firstItem(customize)?.to).toBe('customizemetadata');
+    expect(landingItem(customize)?.to).toBe('list/inu_view');
+    const onlyPlaceholders: MenuSection[] = [{ key: 's', label: '', items: [{ key: '1', label: 'Dashboard', to: 'dashboard/sales', icon: 'home', kind: 'dashboard' }, { key: '2', label: "What's Next", to: 'whatsnext', icon: 'home', kind: 'page' }] }];
+    expect(landingItem(onlyPlaceholders)?.to).toBe('dashboard/sales');
+    expect(landingItem([])).toBeUndefined();
   });
 
   it('gives the Customize app its default menu of three sections', () => {

@@ -2,6 +2,7 @@ import type { Caller, HomeMenuItem, InuViewRecord } from '../core.js';
 import { checkPermissionString, HomeMenu, mayAccessSome } from '../core.js';
 import type { MessageKey } from '@tessera/core/internal';
 import { isRight } from 'fp-ts/lib/Either.js';
+import { isWorkingRoute } from './coming-pages.js';
 
 /** A menu item ready to draw: its label (or a catalogue key), route and icon. */
 export type MenuEntry = { key: string; label: string; labelKey?: MessageKey; to: string; icon: string; external?: boolean; uniqueName?: string; kind: string; name?: string };
@@ -46,7 +47,19 @@ const CUSTOMIZE_MENU: Array<[MessageKey, DefaultItem[]]> = [
   ],
 ];
 
-const entityOfRoute = (to: string): string | undefined => /^list\/([^/?]+)/.exec(to)?.[1] ?? /^edit\/([^/]+)\//.exec(to)?.[1];
+/** The entity a route of an app shows: `list/{name}` or `edit/{name}/{id}`. */
+export const entityOfRoute = (to: string): string | undefined => /^list\/([^/?]+)/.exec(to)?.[1] ?? /^edit\/([^/]+)\//.exec(to)?.[1];
+
+/** The entity of a browser path `/{appid}/list/{name}` or `/{appid}/edit/{name}/{id}...`. */
+export const entityOfPath = (pathname: string): string | undefined => {
+  const route = pathname.replace(/^\/[^/]*\//, '');
+  const name = entityOfRoute(route);
+  return name === undefined ? undefined : decodeURIComponent(name);
+};
+
+/** Whether an app's menu has an item that opens the entity (its list, or a record of it). */
+export const menuShowsEntity = (sections: readonly MenuSection[], entity: string): boolean =>
+  sections.some((s) => s.items.some((i) => !i.external && entityOfRoute(i.to) === entity));
 
 const routeOf = (item: HomeMenuItem): { to: string; external?: boolean } | undefined => {
   switch (item.kind) {
@@ -120,12 +133,30 @@ export const menuOf = (app: string, gui: readonly InuViewRecord[], caller: Calle
 export const firstItem = (sections: readonly MenuSection[]): MenuEntry | undefined => sections.flatMap((s) => s.items).find((i) => !i.external);
 
 /**
- * Spec 000 section 2: '!' is the last used app (session storage), else the first allowed app.
- * Customize counts last: an administrator who also has a working app starts there, and opens
- * the administration app when they mean to.
+ * Where /{appid}/ lands (issue 23 item 3): the first menu item whose screen is built, so a new
+ * organization (Customize only, Metadata first) opens on a working list, not a placeholder;
+ * the first item at all when none is built yet.
  */
-export const resolveApp = (param: string, apps: readonly string[], stored: string | null): string | undefined => {
+export const landingItem = (sections: readonly MenuSection[]): MenuEntry | undefined => {
+  const items = sections.flatMap((s) => s.items).filter((i) => !i.external);
+  return items.find((i) => isWorkingRoute(i.to)) ?? items[0];
+};
+
+/** Customize counts last: an administrator who also has a working app starts there. */
+const customizeLast = (apps: readonly string[]): string[] => [...apps.filter((a) => a !== CUSTOMIZE_APP), ...apps.filter((a) => a === CUSTOMIZE_APP)];
+
+/**
+ * Spec 000 section 2: '!' is the last used app (session storage), else the first allowed app.
+ * Issue 23 item 12: on a route of an entity (`list/opportunity`, `edit/opportunity/...`) '!' is
+ * the last used app when its menu has that entity, else the first app whose menu does; only
+ * when no app has it, the rule above. Customize counts last: an administrator who also has a
+ * working app starts there, and opens the administration app when they mean to.
+ */
+export const resolveApp = (param: string, apps: readonly string[], stored: string | null, showsEntity?: (app: string) => boolean): string | undefined => {
   if (param !== '!') return apps.includes(param) ? param : undefined;
+  const ordered = customizeLast(apps);
+  const withEntity = showsEntity ? ordered.filter(showsEntity) : [];
+  if (withEntity.length > 0) return stored && withEntity.includes(stored) ? stored : withEntity[0];
   if (stored && apps.includes(stored)) return stored;
-  return apps.find((a) => a !== CUSTOMIZE_APP) ?? apps[0];
+  return ordered[0];
 };

@@ -8,7 +8,8 @@ import { parsedBody, session } from '../state/session.js';
 import { KEYS, session as sessionStore } from '../state/storage.js';
 import { Icon } from '../ui/icons.js';
 import { Brand } from '../public/public-layout.js';
-import { menuOf, resolveApp } from './menu.js';
+import { isWorkingRoute } from './coming-pages.js';
+import { entityOfPath, menuOf, menuShowsEntity, resolveApp } from './menu.js';
 import { NotFoundPage, RenderErrorBoundary } from './error-pages.js';
 import { AppsMenu } from './apps-menu.js';
 import { InactivityPopup } from './inactivity-popup.js';
@@ -34,7 +35,13 @@ export const Shell = () => {
   useMetadataTexts(api, language.value, s.context.user.id);
   const mobile = useMedia(`(max-width: ${MOBILE_WIDTH - 0.02}px)`);
   const [drawer, setDrawer] = useState(false);
-  const app = resolveApp(appId, s.context.apps, sessionStore.get(KEYS.appId));
+  // '!' on a list or form goes to an app whose menu has that entity (issue 23 item 12).
+  const entity = appId === '!' ? entityOfPath(loc.pathname) : undefined;
+  const app = useMemo(
+    () =>
+      resolveApp(appId, s.context.apps, sessionStore.get(KEYS.appId), entity === undefined ? undefined : (a) => menuShowsEntity(menuOf(a, s.context.gui, s.caller, parsedBody), entity)),
+    [appId, entity, s],
+  );
   useEffect(() => {
     if (app) sessionStore.set(KEYS.appId, app);
   }, [app]);
@@ -87,10 +94,11 @@ export const Shell = () => {
           </RenderErrorBoundary>
         </main>
       </div>
+      {/* The phone's bottom bar: the first working screens (a not-yet-built page stays in the menu, marked). */}
       {mobile && flat.length > 0 && (
         <nav className="bottom-bar" aria-label={t('LblMenu')}>
           {flat
-            .filter((i) => !i.external)
+            .filter((i) => !i.external && isWorkingRoute(i.to))
             .slice(0, MOBILE_ITEMS)
             .map((item) => (
               <MenuLink key={item.key} item={item} appParam={appId} />

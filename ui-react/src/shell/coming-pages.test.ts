@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { en, translate } from '@tessera/core/internal';
+import { COMING_PAGE_PATHS, comingPageOf, comingPageTexts, isWorkingRoute, type ComingPage } from './coming-pages.js';
+
+describe('pages not built yet (issue 23 item 4)', () => {
+  it('recognises the placeholder routes of spec 000 section 2, and only them', () => {
+    expect(comingPageOf('customizemetadata')).toBe('metadata');
+    expect(comingPageOf('customizelocalization')).toBe('localize');
+    expect(comingPageOf('whatsnext')).toBe('whatsnext');
+    expect(comingPageOf('import')).toBe('import');
+    expect(comingPageOf('export?x=1')).toBe('export');
+    expect(comingPageOf('dashboard/sales')).toBe('dashboard');
+    expect(comingPageOf('custom/42')).toBe('custom');
+    for (const working of ['list/account', 'list/import', 'edit/account/0', 'cache', 'n/accounts', 'list/inu_view?view=x']) expect(isWorkingRoute(working), working).toBe(true);
+    expect(COMING_PAGE_PATHS).toEqual(['customizemetadata', 'customizelocalization', 'whatsnext', 'import', 'export', 'dashboard/:name', 'custom/:id']);
+  });
+
+  it('names what each page will hold, and no longer claims that everything else works', () => {
+    const pages: ComingPage[] = ['metadata', 'localize', 'whatsnext', 'import', 'export', 'dashboard', 'custom'];
+    for (const p of pages) {
+      const { title, text } = comingPageTexts(p);
+      expect(translate('en', title).length, p).toBeGreaterThan(0);
+      expect(translate('en', text), p).not.toMatch(/Everything else/);
+    }
+    expect(JSON.stringify(en)).not.toContain('Everything else in the menu works');
+  });
+});
