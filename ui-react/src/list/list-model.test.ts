@@ -125,6 +125,48 @@ describe('list model (spec 001 section 2: the list screen)', () => {
     expect(model.rows.value?.length).toBeGreaterThan(0);
   });
 
+  it('issue 23 item 2: an empty list without filters has nothing to show', async () => {
+    const { model } = await started(0, { filters: [] });
+    expect(model.rows.value).toEqual([]);
+    expect(model.filtered.value).toBe(false);
+    expect(model.emptyBecause.value).toBe('nothing');
+  });
+
+  it('issue 23 item 2: a list emptied by a quick filter that starts on (like Mine) says the filters caused it; Show all clears them and shows the records', async () => {
+    const memory = memoryOf();
+    const { model, requests } = await started(3, { filters: [{ ...status, initialOption: 9 }], memory });
+    expect(model.rows.value).toEqual([]);
+    expect(model.emptyBecause.value).toBe('filters');
+    const before = requests.length;
+    model.clearFilters();
+    await settled();
+    expect(requests.length).toBe(before + 1);
+    expect(model.selections.value).toEqual({ status: null });
+    expect(model.rows.value).toHaveLength(3);
+    expect(model.emptyBecause.value).toBeNull();
+    // Cleared for the browser session: the list opens again showing all.
+    expect(JSON.parse(memory.get(selectionsKey('account'))!)).toEqual({ status: null });
+  });
+
+  it('issue 23 item 2: a search without matches counts as a filter, and Show all clears the search too', async () => {
+    const { model } = await started(3, { filters: [] });
+    model.search.value = 'no such name';
+    await settled();
+    expect(model.emptyBecause.value).toBe('filters');
+    model.clearFilters();
+    await settled();
+    expect(model.search.value).toBe('');
+    expect(model.rows.value).toHaveLength(3);
+  });
+
+  it('issue 23 item 2: a mustSelect filter on its default is not a filter Show all could clear', async () => {
+    const { model } = await started(3, { filters: [{ ...status, mustSelect: true, defaultOption: 9 }] });
+    expect(model.rows.value).toEqual([]);
+    expect(model.activeFilters.value).toBe(1);
+    expect(model.filtered.value).toBe(false);
+    expect(model.emptyBecause.value).toBe('nothing');
+  });
+
   it('select all takes the rows on the page; again clears; one row toggles', async () => {
     const { model } = await started(3);
     model.toggleAll();

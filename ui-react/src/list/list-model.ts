@@ -102,6 +102,17 @@ export const listModel = ({
   const columns = computed(() => (view.value?.body.columns ?? []).filter((c) => c.name.includes('.') || props.value.has(c.name)));
   const sortable = computed(() => columns.value.filter((c) => !c.name.includes('.')));
   const activeFilters = computed(() => filters.value.filter((f) => !isEmptySelection(effectiveSelection(f, selections.value[f.name]))).length);
+  /**
+   * Whether the user narrowed the list (issue 23 item 2): search text, or a quick filter with a
+   * selection that Show all can clear (a mustSelect filter falls back to its default: not counted).
+   */
+  const filtered = computed(
+    () =>
+      search.value.trim() !== '' ||
+      filters.value.some((f) => !isEmptySelection(effectiveSelection(f, selections.value[f.name])) && isEmptySelection(effectiveSelection(f, null))),
+  );
+  /** Why the list shows no rows: nothing matches the user's filters, or there is nothing to show (null while loading or with rows). */
+  const emptyBecause = computed((): 'filters' | 'nothing' | null => (rows.value?.length === 0 ? (filtered.value ? 'filters' : 'nothing') : null));
   const idsOnPage = computed(() => rows.value?.map((r) => String(r.id)) ?? []);
   const allSelected = computed(() => idsOnPage.value.length > 0 && idsOnPage.value.every((id) => selected.value.has(id)));
 
@@ -192,6 +203,13 @@ export const listModel = ({
   const select = (patch: Record<string, QuickFilterSelection>) => {
     selections.value = { ...selections.value, ...patch };
   };
+  /** Show all (issue 23 item 2): clears the search and every quick filter that can be cleared; the list reloads once. */
+  const clearFilters = () => {
+    batch(() => {
+      search.value = '';
+      selections.value = Object.fromEntries(filters.value.map((f) => [f.name, null]));
+    });
+  };
   /** Sort by a column; the same column again turns the direction. */
   const sortBy = (attribute: string) => {
     const sorted = order.value?.attribute === attribute;
@@ -240,6 +258,8 @@ export const listModel = ({
     columns,
     sortable,
     activeFilters,
+    filtered,
+    emptyBecause,
     allSelected,
     canNew,
     canDelete,
@@ -249,6 +269,7 @@ export const listModel = ({
     serverChanged,
     showMore,
     select,
+    clearFilters,
     sortBy,
     toggle,
     toggleAll,

@@ -104,7 +104,14 @@ const EntityList = ({ name }: { name: string }) => {
         <SortPicker model={model} filtersOpen={filtersOpen} onToggleFilters={() => setFiltersOpen(!filtersOpen)} />
       </div>
       <QuickFilterBar defs={[...model.filters.value]} entity={entity} selections={model.selections.value} open={filtersOpen} onChange={(n, v) => model.select({ [n]: v })} />
-      <ListTable model={model} linkOf={(r, form) => `/${appParam}/edit/${name}/${String(r.id)}${form ? `/${form}` : ''}`} />
+      <ListTable
+        model={model}
+        linkOf={(r, form) => `/${appParam}/edit/${name}/${String(r.id)}${form ? `/${form}` : ''}`}
+        onShowAll={() => {
+          setSearch('');
+          model.clearFilters();
+        }}
+      />
       <div className="list-foot">
         <span className="muted small" aria-live="polite">
           {model.rows.value && model.count.value !== null ? t('MsgShowingOf', { shown: model.rows.value.length, count: model.count.value }) : ''}

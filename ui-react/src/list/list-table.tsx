@@ -2,13 +2,18 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { Link } from 'react-router';
 import type { EntityRecord, FieldValue } from '../core.js';
 import { FIELD_TYPES } from '../core.js';
-import { useT } from '../i18n.js';
+import { language, useT } from '../i18n.js';
 import { formatValue, optionColor } from '../format.js';
 import { Icon } from '../ui/icons.js';
+import { nameInSentence } from './entity-name-in-sentence.js';
 import type { ListModel } from './list-model.js';
 
-/** The list's grid: select-all, sortable headers, a skeleton while loading, rows linking to their form. */
-export const ListTable = ({ model, linkOf }: { model: ListModel; linkOf: (r: EntityRecord, form?: string) => string }) => {
+/**
+ * The list's grid: select-all, sortable headers (the whole header cell is the button), a skeleton
+ * while loading, rows linking to their form, and why it is empty (with Show all when filters
+ * caused it).
+ */
+export const ListTable = ({ model, linkOf, onShowAll }: { model: ListModel; linkOf: (r: EntityRecord, form?: string) => string; onShowAll: () => void }) => {
   useSignals();
   const t = useT();
   const props = new Map(model.entity.value.properties.map((p) => [p.logicalName, p]));
@@ -27,7 +32,13 @@ export const ListTable = ({ model, linkOf }: { model: ListModel; linkOf: (r: Ent
             {columns.map((c) => {
               const sorted = order?.attribute === c.name;
               return (
-                <th key={c.name} scope="col" aria-sort={sorted ? (order?.descending ? 'descending' : 'ascending') : undefined} style={c.width ? { width: c.width } : undefined}>
+                <th
+                  key={c.name}
+                  scope="col"
+                  className={c.name.includes('.') ? undefined : 'th-sortable'}
+                  aria-sort={sorted ? (order?.descending ? 'descending' : 'ascending') : undefined}
+                  style={c.width ? { width: c.width } : undefined}
+                >
                   {c.name.includes('.') ? (
                     (c.label ?? c.name)
                   ) : (
@@ -50,10 +61,20 @@ export const ListTable = ({ model, linkOf }: { model: ListModel; linkOf: (r: Ent
                 </td>
               </tr>
             ))}
-          {rows?.length === 0 && (
+          {model.emptyBecause.value && (
             <tr>
               <td colSpan={columns.length + 1} className="empty">
-                {t('MsgNoRecords')}
+                {model.emptyBecause.value === 'filters' ? (
+                  <>
+                    {t('MsgNoRecordsMatchFilters', { entities: nameInSentence(model.entity.value.displayNamePlural, language.value) })}
+                    <span aria-hidden="true"> · </span>
+                    <button type="button" className="btn btn-link" onClick={onShowAll}>
+                      {t('CmdShowAll')}
+                    </button>
+                  </>
+                ) : (
+                  t('MsgNoRecords')
+                )}
               </td>
             </tr>
           )}

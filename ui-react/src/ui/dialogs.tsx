@@ -3,6 +3,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useRef } from 'react';
 import { useT } from '../i18n.js';
 import { ServerError } from '../api/client.js';
+import { toasts } from './toast.js';
 
 /**
  * Modal questions and alerts as promises, drawn by one host with the native <dialog> element
@@ -82,18 +83,8 @@ export const DialogHost = () => {
   );
 };
 
-type Toast = { id: number; text: string; kind: 'success' | 'info' | 'error' };
-const toasts = signal<Toast[]>([]);
-let nextToast = 1;
-
-/** A short message in the corner that leaves by itself (MsgRecordSaved, MsgRecordUpdated...). */
-export const toast = (text: string, kind: Toast['kind'] = 'success'): void => {
-  const id = nextToast++;
-  toasts.value = [...toasts.value, { id, text, kind }];
-  setTimeout(() => {
-    toasts.value = toasts.value.filter((x) => x.id !== id);
-  }, 3500);
-};
+/** Toasts live in toast.ts (no DOM there, so their timing is unit-tested); imported from here as before. */
+export { toast, TOAST_MS } from './toast.js';
 
 export const ToastHost = () => {
   useSignals();
