@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 vi.mock('./state/session.js', () => ({ session: { value: null } }));
 vi.mock('./i18n.js', () => ({ language: { value: 'en' }, t: (key: string) => key }));
 
-import { PropertyType, type Property } from './core.js';
+import { PropertyType, SYSTEM_USER_ID, type Property } from './core.js';
 import { formatters, formatValue } from './format.js';
 
 const p = (type: Property['type'], extra: Partial<Property> = {}): Property => ({ logicalName: 'f', displayName: 'F', type, ...extra });
@@ -14,10 +14,11 @@ describe('formatValue: one formatter per property type (issue 12 point 3)', () =
     expect(Object.keys(formatters).sort()).toEqual(Object.keys(PropertyType.keys).sort());
   });
 
-  it('empty values are blank; lookups show their label, else their id', () => {
+  it('empty values are blank; lookups show their label, never a bare id (issue 23 item 7: the system user reads System)', () => {
     for (const type of Object.keys(PropertyType.keys) as Array<Property['type']>) expect(formatValue(p(type), null)).toBe('');
     expect(formatValue(p('Lookup'), { id: 'x1', name: 'account', label: 'Acme' })).toBe('Acme');
-    expect(formatValue(p('Lookup'), { id: 'x1', name: 'account', label: null })).toBe('x1');
+    expect(formatValue(p('Lookup'), { id: 'x1', name: 'account', label: null })).toBe('MsgUnknownTitle');
+    expect(formatValue(p('Lookup'), { id: SYSTEM_USER_ID, name: 'systemuser', label: null })).toBe('LblSystem');
   });
 
   it('option sets show labels (a multi-select bitmap lists each), tags are joined, numbers keep their precision', () => {

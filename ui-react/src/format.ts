@@ -1,5 +1,5 @@
 import type { EntityRecord, FieldValue, Property, PropertyType, RichOption } from './core.js';
-import { FIELD_TYPES, formatDuration, formatMoney, fromBitmap, hasFlag, splitTags } from './core.js';
+import { FIELD_TYPES, formatDuration, formatMoney, fromBitmap, hasFlag, splitTags, SYSTEM_USER_ID } from './core.js';
 import { session } from './state/session.js';
 import { language, t } from './i18n.js';
 
@@ -12,7 +12,12 @@ export const optionsOf = (p: Property): RichOption[] =>
 
 export const isOptionSet = (p: Property): boolean => hasFlag(p, 'OptionSet') || (optionsOf(p).length > 0 && FIELD_TYPES[p.type].column === 'integer');
 
-export const lookupLabel = (v: FieldValue | undefined): string => (v && typeof v === 'object' ? (v.label ?? '') || v.id : typeof v === 'string' ? v : '');
+/**
+ * A lookup as people read it: its label; the system user (who wrote records the system created)
+ * reads 'System', and a target without a name '(Unknown)', never a bare id (issue 23 item 7).
+ */
+export const lookupLabel = (v: FieldValue | undefined): string =>
+  v && typeof v === 'object' ? v.label || (v.id === SYSTEM_USER_ID ? t('LblSystem') : t('MsgUnknownTitle')) : typeof v === 'string' ? v : '';
 
 /** The currency of a record's currencyid, else the organization default (Euro). */
 export const currencyOf = (record: EntityRecord) => {

@@ -8,10 +8,41 @@ import { formatValue } from '../format.js';
 import { entityOf } from '../state/session.js';
 import { objectChangedEvent } from '../state/realtime.js';
 import { Icon } from '../ui/icons.js';
+import { manyToManyOf, type ManyToMany } from './many-to-many.js';
+import { ManyToManyList } from './many-to-many-list.js';
 import type { PanelContext } from './panel-context.js';
 
-/** AssociatedList: the child records pointing at this record; a new parent shows MsgSaveToAdd. */
+/** The many-to-many reading of an associated list whose child is a link entity (issue 23 item 1). */
+export const manyToManyOfPanel = (panel: Panel): ManyToMany | undefined => {
+  const target = associatedListTarget(panel);
+  const child = target && entityOf(target.entity);
+  return target && child ? manyToManyOf(child, target.field) : undefined;
+};
+
+/**
+ * The title of an associated list's tab: over a link entity whose label is still the link
+ * entity's own plural ('User Roles'), the other side's plural ('Roles') says what is listed.
+ */
+export const associatedListTitle = (panel: Panel): string => {
+  const base = panel.label ?? panel.name;
+  const m = manyToManyOfPanel(panel);
+  if (!m) return base;
+  const link = entityOf(m.link);
+  return !panel.label || panel.label === link?.displayNamePlural ? (entityOf(m.other)?.displayNamePlural ?? base) : base;
+};
+
+/**
+ * AssociatedList: the child records pointing at this record, or over a link entity the linked
+ * records of the other side; a new parent shows MsgSaveToAdd.
+ */
 export const AssociatedListPanel = ({ panel, ctx, onCount }: { panel: Panel; ctx: PanelContext; onCount?: (n: number) => void }) => {
+  const m = manyToManyOfPanel(panel);
+  if (m && !ctx.isNew) return <ManyToManyList m={m} parentId={String(ctx.record.id ?? '')} appParam={ctx.appParam} onCount={onCount} />;
+  return <ChildList panel={panel} ctx={ctx} onCount={onCount} />;
+};
+
+/** The child records whose lookup points at this record. */
+const ChildList = ({ panel, ctx, onCount }: { panel: Panel; ctx: PanelContext; onCount?: (n: number) => void }) => {
   const t = useT();
   const api = useApi();
   const target = associatedListTarget(panel);

@@ -187,8 +187,8 @@ const rememberWriteIn = (entity: string, field: string, value: string, fixed: st
 type Common = { id: string; disabled: boolean; 'aria-describedby'?: string; 'aria-invalid'?: true; 'aria-labelledby': string };
 type Editor = (props: EditorProps & { common: Common; options: RichOption[] }) => React.ReactNode;
 
-const LookupEditor: Editor = ({ id, p, value, onChange, disabled, describedBy, invalid, label }) => (
-  <LookupInput id={id} label={label} targets={p.targets ?? []} value={value && typeof value === 'object' ? (value as LookupValue) : null} onChange={(v) => onChange(v)} disabled={disabled} describedBy={describedBy} invalid={invalid} />
+const LookupEditor: Editor = ({ id, p, value, onChange, disabled, describedBy, invalid, label, record, entityName }) => (
+  <LookupInput id={id} label={label} targets={p.targets ?? []} value={value && typeof value === 'object' ? (value as LookupValue) : null} onChange={(v) => onChange(v)} disabled={disabled} describedBy={describedBy} invalid={invalid} self={{ entity: entityName, id: record.id === undefined || record.id === null ? undefined : String(record.id) }} />
 );
 
 const BooleanEditor: Editor = ({ common, value, onChange }) => (

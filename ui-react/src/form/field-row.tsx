@@ -16,7 +16,8 @@ export const FieldRow = ({ f, ctx }: { f: FormField; ctx: PanelContext }) => {
   const required = f.required ?? hasFlag(p, 'Required');
   const invalid = ctx.missing.has(p.logicalName);
   const disabled = ctx.readOnly || f.disabled === true || hasFlag(p, 'AutoNumber');
-  const hintId = f.tooltip ? `${id}-hint` : undefined;
+  const conflictId = ctx.review?.fields.has(p.logicalName) ? `${id}-conflict` : undefined;
+  const hintId = [f.tooltip ? `${id}-hint` : undefined, conflictId].filter(Boolean).join(' ') || undefined;
   const style = { gridColumn: f.gridColumn, gridRow: f.gridRow };
   const wide = hasFlag(p, 'MultiLine') || hasFlag(p, 'Json');
   const isGroup = (p.options?.length ?? 0) > 0 || (p.richOptions?.length ?? 0) > 0 || p.type === 'Boolean';
@@ -45,8 +46,13 @@ export const FieldRow = ({ f, ctx }: { f: FormField; ctx: PanelContext }) => {
         onChange={(v) => ctx.setValue(p.logicalName, v)}
       />
       {f.tooltip && (
-        <span className="hint" id={hintId}>
+        <span className="hint" id={`${id}-hint`}>
           {f.tooltip}
+        </span>
+      )}
+      {conflictId && (
+        <span className="field-conflict" id={conflictId}>
+          {ctx.review?.note}
         </span>
       )}
     </div>

@@ -1,14 +1,15 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { Suspense, useEffect, useId, useRef, useState } from 'react';
 import type { LookupValue } from '../core.js';
-import { checkPermissionString } from '../core.js';
+import { checkPermissionString, SYSTEM_USER_ID } from '../core.js';
+import { lookupLabel } from '../format.js';
 import { useT } from '../i18n.js';
 import { caller, entityOf, guiObjects } from '../state/session.js';
 import { Icon } from '../ui/icons.js';
 import { Modal } from '../ui/modal.js';
 import { useQuickCreate } from './quick-create.js';
 import { LookupDialog } from './lookup-dialog.js';
-import { useLookupSearch, type Hit } from './lookup-search.js';
+import { selfExclusion, useLookupSearch, type Hit } from './lookup-search.js';
 
 /** A quick form exists when the target has a form named quick (or quickcreate). */
 export const quickFormOf = (target: string): string | undefined =>
@@ -27,6 +28,7 @@ export const LookupInput = ({
   label,
   describedBy,
   invalid,
+  self,
 }: {
   id: string;
   targets: string[];
@@ -36,11 +38,14 @@ export const LookupInput = ({
   label: string;
   describedBy?: string;
   invalid?: boolean;
+  /** the record being edited: a lookup to its own entity does not offer it (issue 23 item 8) */
+  self?: { entity: string; id?: string };
 }) => {
   useSignals();
   const t = useT();
   const [target, setTarget] = useState(targets[0] ?? '');
-  const search = useLookupSearch(target);
+  const exclude = selfExclusion(target, self);
+  const search = useLookupSearch(target, exclude, t('MsgUnknownTitle'));
   const [text, setText] = useState('');
   const [editing, setEditing] = useState(false);
   const [hits, setHits] = useState<Hit[]>([]);
@@ -78,7 +83,7 @@ export const LookupInput = ({
     setText('');
   };
 
-  const display = editing ? text : (value?.label ?? value?.id ?? '');
+  const display = editing ? text : value ? lookupLabel(value) : '';
   return (
     <div className="lookup">
       {targets.length > 1 && !disabled && (
@@ -137,8 +142,8 @@ export const LookupInput = ({
             <Icon name="close" size={16} />
           </button>
         )}
-        {value && disabled && (
-          <a className="icon-btn" href={`/!/edit/${value.name}/${value.id}`} aria-label={t('LblOpenRecord', { name: value.label ?? value.id })}>
+        {value && disabled && value.id !== SYSTEM_USER_ID && (
+          <a className="icon-btn" href={`/!/edit/${value.name}/${value.id}`} aria-label={t('LblOpenRecord', { name: lookupLabel(value) })}>
             <Icon name="external" size={16} />
           </a>
         )}
@@ -163,7 +168,8 @@ export const LookupInput = ({
                 pick(h);
               }}
             >
-              {h.label}
+              <span className="lookup-name">{h.label}</span>
+              {h.details && h.details.length > 0 && <span className="lookup-details">{h.details.join(' · ')}</span>}
             </li>
           ))}
           {canCreate && (
@@ -177,7 +183,7 @@ export const LookupInput = ({
           )}
         </ul>
       )}
-      {dialog === 'browse' && <LookupDialog target={target} onClose={() => setDialog(null)} onPick={(h) => { pick(h); setDialog(null); }} canCreate={canCreate} onCreate={() => setDialog('create')} />}
+      {dialog === 'browse' && <LookupDialog target={target} exclude={exclude} onClose={() => setDialog(null)} onPick={(h) => { pick(h); setDialog(null); }} canCreate={canCreate} onCreate={() => setDialog('create')} />}
       {dialog === 'create' && quickForm && QuickCreate && (
         <Modal id="createRecordDialog" title={t('MsgNewRecord', { entity: targetMeta?.displayName ?? target })} onClose={() => setDialog(null)} wide>
           <Suspense fallback={<div className="spinner" />}>

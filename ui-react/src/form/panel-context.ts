@@ -8,6 +8,8 @@ export type PanelContext = {
   readOnly: boolean;
   appParam: string;
   missing: ReadonlySet<string>;
+  /** After Keep mine on a version conflict: the fields both users changed, and the note they carry. */
+  review?: { fields: ReadonlySet<string>; note: string };
   setValue: (field: string, v: FieldValue) => void;
   /** Wizard: move to the next step (saves first). */
   onWizardStep?: (panel: Panel, index: number) => Promise<boolean>;

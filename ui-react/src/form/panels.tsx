@@ -3,7 +3,7 @@ import type { Panel } from '../core.js';
 import { DEFAULT_MIN_COLUMN_WIDTH, DEFAULT_SPLIT_SIZES, SPLIT_BREAKPOINT } from '../core.js';
 import { useT } from '../i18n.js';
 import { Icon } from '../ui/icons.js';
-import { AssociatedListPanel } from './associated-list-panel.js';
+import { AssociatedListPanel, associatedListTitle } from './associated-list-panel.js';
 import { FieldRow } from './field-row.js';
 import type { PanelContext } from './panel-context.js';
 import { useWidth } from './use-width.js';
@@ -49,7 +49,7 @@ const TabsPanel = ({ panel, ctx }: { panel: Panel; ctx: PanelContext }) => {
   };
   const current = tabs[active];
   const titleOf = (p: Panel) => {
-    const base = p.label ?? p.name;
+    const base = p.type === 'AssociatedList' ? associatedListTitle(p) : (p.label ?? p.name);
     return p.type === 'AssociatedList' && counts[p.name] !== undefined ? `${base} (${counts[p.name]})` : base;
   };
   return (
@@ -156,7 +156,7 @@ export const PanelView = ({ panel, ctx }: { panel: Panel; ctx: PanelContext }): 
     case 'AssociatedList':
       return (
         <section className="panel" aria-label={panel.label}>
-          {panel.label && <h2 className="panel-title">{panel.label}</h2>}
+          {panel.label && <h2 className="panel-title">{associatedListTitle(panel)}</h2>}
           <AssociatedListPanel panel={panel} ctx={ctx} />
         </section>
       );

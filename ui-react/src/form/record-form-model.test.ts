@@ -234,3 +234,64 @@ describe('record form model (spec 001 section 4: server change notification)', (
     );
   });
 });
+
+describe('record form model, issue 23 (items 9 and 11)', () => {
+  it('item 11: a conflict answers the fields both sides changed and is kept for the user to choose', async () => {
+    const { api, id, model } = await setup();
+    model.setValue('city', 'Ostrava');
+    await api.otherUserEdits('account', { id, versionnumber: model.loaded.value.versionnumber, city: 'Praha' });
+    const r = await model.save();
+    expect(r).toMatchObject({ _tag: 'ModifiedBy', fields: ['city'] });
+    expect(model.conflict.value?.fields).toEqual(['city']);
+  });
+
+  it('item 11: Reload shows the server record and drops the local changes', async () => {
+    const { api, id, model } = await setup();
+    model.setValue('city', 'Ostrava');
+    model.setValue('phone', '5');
+    await api.otherUserEdits('account', { id, versionnumber: model.loaded.value.versionnumber, city: 'Praha' });
+    await model.save();
+    model.resolveConflict('reload');
+    expect(model.conflict.value).toBeNull();
+    expect(model.edited.value).toMatchObject({ city: 'Praha', phone: '1' });
+    expect(model.dirty.value).toBe(false);
+  });
+
+  it("item 11: Keep mine puts the local changes on the server record (their other changes kept), marks the clash for review, and the next save writes mine", async () => {
+    const { api, id, model } = await setup();
+    model.setValue('city', 'Ostrava');
+    await api.otherUserEdits('account', { id, versionnumber: model.loaded.value.versionnumber, city: 'Praha', phone: '9' });
+    await model.save();
+    model.resolveConflict('keepMine');
+    expect(model.edited.value).toMatchObject({ city: 'Ostrava', phone: '9' });
+    expect(model.dirty.value).toBe(true);
+    expect([...(model.review.value?.fields ?? [])]).toEqual(['city']);
+    expect((await model.save())._tag).toBe('Saved');
+    expect(await api.stored('account', id)).toMatchObject({ city: 'Ostrava', phone: '9' });
+    expect(model.review.value).toBeNull();
+  });
+
+  it('item 11: a server change notification that clashes offers the same choice', async () => {
+    const { api, id, model } = await setup();
+    model.setValue('city', 'Ostrava');
+    await api.otherUserEdits('account', { id, versionnumber: model.loaded.value.versionnumber, city: 'Praha' });
+    expect((await model.serverChanged(id))._tag).toBe('ModifiedBy');
+    model.resolveConflict('keepMine');
+    expect((await model.save())._tag).toBe('Saved');
+    expect((await api.stored('account', id))?.city).toBe('Ostrava');
+  });
+
+  it("item 9: a new record's title reads New {entity} until it has a name; a stored nameless one reads (Unknown)", async () => {
+    const api = new StoreClient([account], fullCaller(ME, ['account']));
+    const model = recordFormModel({ api, entity: account, id: NEW_ID, form, caller: () => api.caller, user: { id: ME, name: 'Me' } });
+    expect(model.title.value).toEqual({ _tag: 'Loading' });
+    await model.load();
+    expect(model.title.value).toEqual({ _tag: 'New' });
+    model.setValue('name', '  ');
+    expect(model.title.value).toEqual({ _tag: 'New' });
+    model.setValue('name', 'Alpine Works');
+    expect(model.title.value).toEqual({ _tag: 'Name', name: 'Alpine Works' });
+    const { model: stored } = await setup({ city: 'Brno' });
+    expect(stored.title.value).toEqual({ _tag: 'Unnamed' });
+  });
+});

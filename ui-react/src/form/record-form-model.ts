@@ -5,6 +5,7 @@ import {
   allFormFields,
   canAccess,
   changedFields,
+  changeSet,
   checkPermissionString,
   checkRequired,
   cloneRecord,
@@ -31,8 +32,24 @@ export type RecordApi = Pick<ApiClient, 'fetch' | 'update'>;
 
 export type FormStatus = 'loading' | 'ready' | 'saving' | 'error';
 
-/** The version conflict that no merge could resolve: 'This record was modified by {modifier}'. */
-export type ModifiedBy = { _tag: 'ModifiedBy'; modifier: string };
+/**
+ * The version conflict that no merge could resolve: 'This record was modified by {modifier}'.
+ * `modifiedBy` is the server record's modifiedby lookup (the screen names the person, or System);
+ * `fields` are those both sides changed to different values.
+ */
+export type ModifiedBy = { _tag: 'ModifiedBy'; modifier: string; modifiedBy?: FieldValue; fields: string[] };
+
+/**
+ * An unresolved version conflict (issue 23 item 11): what the user chooses between. Reload takes
+ * the server record; Keep mine puts the local changes on top of it, to review and save again.
+ */
+export type Conflict = ModifiedBy & { server: EntityRecord; local: EntityRecord };
+
+/** After Keep mine: the fields both sides changed, marked for review until the next save or load. */
+export type Review = { fields: ReadonlySet<string>; modifiedBy?: FieldValue; modifier: string };
+
+/** What the title of the form says: the record's name, 'New {entity}' for a new record without one, else '(Unknown)'. */
+export type FormTitle = { _tag: 'Loading' } | { _tag: 'Name'; name: string } | { _tag: 'New' } | { _tag: 'Unnamed' };
 
 export type SaveResult =
   | { _tag: 'Saved'; id: string; created: boolean; name: string }
@@ -113,6 +130,8 @@ export const recordFormModel = ({ api, entity, id, form, caller, user, init }: R
   const loadError = signal('');
   /** The fields marked empty by the last save attempt; editing one clears its mark. */
   const marked = signal<ReadonlySet<string>>(new Set());
+  const conflict = signal<Conflict | null>(null);
+  const review = signal<Review | null>(null);
 
   /** Spec 001 section 4: dirty after an edit, clean after load or save. A new record from init JSON starts dirty. */
   const dirty = computed(() =>
@@ -159,9 +178,43 @@ export const recordFormModel = ({ api, entity, id, form, caller, user, init }: R
       edited.value = values;
     });
 
+  /** Remembers a conflict for the user's choice and answers it. */
+  const conflictWith = (server: EntityRecord, base: EntityRecord, current: EntityRecord, left: { modifier?: string; fields: string[] }): ModifiedBy => {
+    const answer: ModifiedBy = { _tag: 'ModifiedBy', modifier: left.modifier ?? modifierOf(server), modifiedBy: server.modifiedby, fields: left.fields };
+    conflict.value = { ...answer, server, local: changeSet(base, current) };
+    return answer;
+  };
+
+  /**
+   * The user's answer to a conflict. Reload shows the server record (the local changes are
+   * dropped). Keep mine adopts the server record as the loaded one and puts the local changes on
+   * top of it (the fields the other user changed and this one did not keep the server's values),
+   * marks the clashing fields for review, and leaves the form dirty: the next save sends the
+   * local changes under the server's version.
+   */
+  const resolveConflict = (choice: 'reload' | 'keepMine'): void => {
+    const c = conflict.value;
+    if (!c) return;
+    batch(() => {
+      conflict.value = null;
+      marked.value = new Set();
+      if (choice === 'reload') {
+        show(c.server);
+        review.value = null;
+      } else {
+        show(c.server, { ...c.server, ...c.local, versionnumber: c.server.versionnumber });
+        review.value = { fields: new Set(c.fields), modifiedBy: c.modifiedBy, modifier: c.modifier };
+      }
+    });
+  };
+
   /** Loads the record; quiet (after a save) keeps the form on screen and leaves the status to the caller. */
   const load = async (quiet = false): Promise<void> => {
-    marked.value = new Set();
+    batch(() => {
+      marked.value = new Set();
+      conflict.value = null;
+      review.value = null;
+    });
     if (isNew) {
       batch(() => {
         show({}, newRecord(entity, init, user));
@@ -214,10 +267,7 @@ export const recordFormModel = ({ api, entity, id, form, caller, user, init }: R
       const server = await fetchRecord(id);
       if (!server) throw e;
       const merged = mergeOnConflict(base, current, server);
-      if (isLeft(merged)) {
-        loaded.value = server;
-        return { _tag: 'ModifiedBy', modifier: merged.left.modifier ?? modifierOf(server) };
-      }
+      if (isLeft(merged)) return conflictWith(server, base, current, merged.left);
       show(server, merged.right.record);
       await api.update('update', entityName, { ...merged.right.changes, id, versionnumber: merged.right.versionnumber });
       return { _tag: 'Sent', id };
@@ -249,6 +299,7 @@ export const recordFormModel = ({ api, entity, id, form, caller, user, init }: R
         status.value = 'ready';
         return sent;
       }
+      review.value = null;
       const saved = { _tag: 'Saved' as const, id: sent.id, created: isNew, name: createdName(entity, current) };
       if (isNew) {
         batch(() => {
@@ -296,7 +347,7 @@ export const recordFormModel = ({ api, entity, id, form, caller, user, init }: R
       show(server, merged.right.record);
       return { _tag: 'Merged' };
     }
-    return { _tag: 'ModifiedBy', modifier: merged.left.modifier ?? modifierOf(server) };
+    return conflictWith(server, base, current, merged.left);
   };
 
   /** Delete (after the caller's confirmation MsgAskDelete), with the loaded version. */
@@ -320,6 +371,18 @@ export const recordFormModel = ({ api, entity, id, form, caller, user, init }: R
     }
   };
 
+  /**
+   * The title (issue 23 item 9): the typed name, or the name the entity's template composes (a
+   * contact's first and last name); a new record without one reads 'New {entity}', a stored one
+   * '(Unknown)'.
+   */
+  const title = computed((): FormTitle => {
+    if (status.value === 'loading') return { _tag: 'Loading' };
+    const name = createdName(entity, edited.value).trim();
+    if (name) return { _tag: 'Name', name };
+    return isNew ? { _tag: 'New' } : { _tag: 'Unnamed' };
+  });
+
   /** Clone: the values a new record starts with, named 'Copy of {name}' by the caller's text. */
   const cloneValues = (copyOf: (name: string) => string): EntityRecord => cloneRecord(edited.value, entity, copyOf);
 
@@ -333,6 +396,10 @@ export const recordFormModel = ({ api, entity, id, form, caller, user, init }: R
     status: status as ReadonlySignal<FormStatus>,
     loadError: loadError as ReadonlySignal<string>,
     marked: marked as ReadonlySignal<ReadonlySet<string>>,
+    conflict: conflict as ReadonlySignal<Conflict | null>,
+    review: review as ReadonlySignal<Review | null>,
+    title,
+    resolveConflict,
     dirty,
     missingRequired,
     readOnly,

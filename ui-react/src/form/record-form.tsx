@@ -7,13 +7,14 @@ import { useApi } from '../api/context.js';
 import { language, useT } from '../i18n.js';
 import { caller, entityOf, session } from '../state/session.js';
 import { objectChangedEvent } from '../state/realtime.js';
-import { alertDialog, alertFailure, confirmDialog, toast } from '../ui/dialogs.js';
+import { lookupLabel } from '../format.js';
+import { alertDialog, alertFailure, ask, confirmDialog, toast } from '../ui/dialogs.js';
 import { Icon } from '../ui/icons.js';
 import { formOf } from './form-of.js';
 import { NavigationGuard } from './navigation-guard.js';
 import { PanelView, type PanelContext } from './panels.js';
 import type { QuickCreateProps } from './quick-create.js';
-import { NEW_ID, recordFormModel, STAGE_FIELD, type SaveResult } from './record-form-model.js';
+import { NEW_ID, recordFormModel, STAGE_FIELD, type ModifiedBy, type SaveResult } from './record-form-model.js';
 import { CommandBar } from './record-commands.js';
 
 export { STAGE_FIELD } from './record-form-model.js';
@@ -65,6 +66,25 @@ const RecordFormScreen = ({ entity, form, entityName, id: routeId, formName, ini
   );
   const proceeding = useRef(false);
 
+  /**
+   * A version conflict (issue 23 item 11) is titled 'This record was modified by {modifier}' and
+   * offers what the user can do: Reload (theirs), or Keep mine (mine on top of theirs, the
+   * clashing fields marked for review). Escape keeps the user's work on screen.
+   */
+  const askConflict = async (r: ModifiedBy): Promise<void> => {
+    const modifier = (r.modifiedBy !== undefined && r.modifiedBy !== null ? lookupLabel(r.modifiedBy) : '') || r.modifier;
+    const choice = await ask({
+      title: t('MsgModifiedBy', { modifier }),
+      message: t('MsgConflictHelp'),
+      cancelId: 'keepMine',
+      buttons: [
+        { id: 'reload', label: t('CmdReload'), kind: 'plain' },
+        { id: 'keepMine', label: t('CmdKeepMine'), kind: 'primary' },
+      ],
+    });
+    model.resolveConflict(choice === 'reload' ? 'reload' : 'keepMine');
+  };
+
   useEffect(() => {
     void model.load();
   }, [model]);
@@ -76,7 +96,7 @@ const RecordFormScreen = ({ entity, form, entityName, id: routeId, formName, ini
     const onChange = async (e: Event) => {
       const r = await model.serverChanged((e as CustomEvent<{ id?: string }>).detail?.id);
       if (r._tag === 'Reloaded' || r._tag === 'Merged') toast(t('MsgRecordUpdated'), 'info');
-      else if (r._tag === 'ModifiedBy') void alertDialog(t('MsgModifiedBy', { modifier: r.modifier }), t('CmdOk'));
+      else if (r._tag === 'ModifiedBy') void askConflict(r);
     };
     window.addEventListener(ev, onChange);
     return () => window.removeEventListener(ev, onChange);
@@ -109,7 +129,7 @@ const RecordFormScreen = ({ entity, form, entityName, id: routeId, formName, ini
         document.getElementById(`f-${r.fields[0]}`)?.focus();
         return false;
       case 'ModifiedBy':
-        await alertFailure(new Error(t('MsgModifiedBy', { modifier: r.modifier })), t('CmdOk'));
+        await askConflict(r);
         return false;
       case 'Failed':
         await alertFailure(r.error, t('CmdOk'));
@@ -155,7 +175,10 @@ const RecordFormScreen = ({ entity, form, entityName, id: routeId, formName, ini
   const edited = model.edited.value;
   const readOnly = model.readOnly.value;
   const saving = status === 'saving';
-  const title = status === 'loading' ? t('MsgLoading') : model.isNew ? t('MsgNewRecord', { entity: entity.displayName }) : String(edited.name ?? '') || t('MsgUnknownTitle');
+  const heading = model.title.value;
+  const title =
+    heading._tag === 'Loading' ? t('MsgLoading') : heading._tag === 'Name' ? heading.name : heading._tag === 'New' ? t('MsgNewRecord', { entity: entity.displayName }) : t('MsgUnknownTitle');
+  const review = model.review.value;
   const ctx: PanelContext = {
     entity,
     record: edited,
@@ -163,6 +186,7 @@ const RecordFormScreen = ({ entity, form, entityName, id: routeId, formName, ini
     readOnly: readOnly || saving,
     appParam,
     missing: model.marked.value,
+    review: review ? { fields: review.fields, note: t('MsgConflictField', { modifier: (review.modifiedBy ? lookupLabel(review.modifiedBy) : '') || review.modifier }) } : undefined,
     setValue: model.setValue,
     // Spec 001 section 4: moving to a later wizard step saves the record with process_stage_index set.
     onWizardStep: async (_panel, index) =>
