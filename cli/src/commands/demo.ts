@@ -7,6 +7,7 @@ import {
   generateDemoRecords,
   systemCaller,
   Tokens,
+  type DemoOwner,
 } from '@tessera/core/internal';
 import { CliFailure } from '../program.js';
 import { CliTokens, packsFor } from '../container.js';
@@ -28,10 +29,11 @@ export const DEMO_USERS = [
 
 /** Creates the organization `demo`: demo CRM pack, teams, users and a few hundred records. */
 export const createDemo = async (c: Container): Promise<Record<string, number>> => {
-  const { directory, organizations, hasher } = resolveAll(c, {
+  const { directory, organizations, hasher, clock } = resolveAll(c, {
     directory: Tokens.OrganizationDirectory,
     organizations: CliTokens.Organizations,
     hasher: Tokens.PasswordHasher,
+    clock: Tokens.Clock,
   });
   if ((await directory.status(DEMO_ORG)) !== null) throw new CliFailure(`organization ${DEMO_ORG} exists already`);
   const created = await organizations.createWithPacks({ orgName: DEMO_ORG, admin: DEMO_ADMIN }, packsFor(['demo']));
@@ -43,13 +45,14 @@ export const createDemo = async (c: Container): Promise<Record<string, number>> 
     if (isLeft(id)) throw new CliFailure(`team ${t}: ${id.left.message}`);
     teams.set(t, id.right);
   }
-  const owners = [];
+  // The administrator owns records of both trades too, so their "Mine" lists are not empty (issue 23 item 2).
+  const owners: DemoOwner[] = [{ userId: adminId }];
   for (const u of DEMO_USERS) {
     const id = await addUser({ hasher }, store, { name: u.name, email: u.email, password: DEMO_ADMIN.password, roles: u.roles, teams: [u.team] });
     if (isLeft(id)) throw new CliFailure(`${u.email}: ${id.left.message}`);
-    owners.push({ userId: id.right, teamId: teams.get(u.team)! });
+    owners.push({ userId: id.right, teamId: teams.get(u.team)!, works: (u.roles as readonly string[]).includes('Technician') ? 'service' : 'sales' });
   }
-  return generateDemoRecords(store, demoPack().entities, owners);
+  return generateDemoRecords(store, demoPack().entities, owners, { now: clock.now() });
 };
 
 export const registerDemo = (program: Command): void => {
