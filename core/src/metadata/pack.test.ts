@@ -36,7 +36,7 @@ describe('a broken pack fails loudly with the path: the file, the entity, the pr
     const raw = clone(demoRaw);
     propOf(raw, 'account', 'industry').type = 'Text';
     expect(message(loadDemo(raw))).toBe(
-      `Invalid pack core/src/packs/demo-crm.json: entities.${entityIndex(raw, 'account')}(account).properties.1(industry).type: expected PropertyType, got "Text"`,
+      `Invalid pack core/src/packs/demo-crm.json: entities.${entityIndex(raw, 'account')}(account).properties.${raw.entities[entityIndex(raw, 'account')].properties.indexOf(propOf(raw, 'account', 'industry'))}(industry).type: expected PropertyType, got "Text"`,
     );
   });
   it('an unknown flag', () => {
