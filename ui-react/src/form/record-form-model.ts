@@ -334,6 +334,8 @@ export const recordFormModel = ({ api, entity, id, form, caller, user, init }: R
     if (isNew) return { _tag: 'Ignored' };
     if (changedId && changedId.toLowerCase() !== id.toLowerCase()) return { _tag: 'Ignored' };
     if (status.value === 'saving' || status.value === 'loading') return { _tag: 'Ignored' };
+    // A conflict already waits for the user's choice (its dialog is open).
+    if (conflict.value) return { _tag: 'Ignored' };
     const base = loaded.value;
     const current = edited.value;
     const server = await fetchRecord(id).catch(() => null);
