@@ -65,13 +65,14 @@ export const ListTable = ({ model, linkOf, onShowAll }: { model: ListModel; link
             <tr>
               <td colSpan={columns.length + 1} className="empty">
                 {model.emptyBecause.value === 'filters' ? (
-                  <>
+                  // One inline run, so a phone's card layout of cells keeps it a sentence.
+                  <span className="empty-filtered">
                     {t('MsgNoRecordsMatchFilters', { entities: nameInSentence(model.entity.value.displayNamePlural, language.value) })}
                     <span aria-hidden="true"> · </span>
                     <button type="button" className="btn btn-link" onClick={onShowAll}>
                       {t('CmdShowAll')}
                     </button>
-                  </>
+                  </span>
                 ) : (
                   t('MsgNoRecords')
                 )}

@@ -10,10 +10,18 @@ export const ItemLabel = ({ item }: { item: { label: string; labelKey?: Paramete
   return <>{item.labelKey ? t(item.labelKey) : item.label}</>;
 };
 
-/** The mark of a menu item whose screen is not built yet (issue 23 item 4); read out with the item's name. */
+/**
+ * The mark of a menu item whose screen is not built yet (issue 23 item 4): a small hourglass (the
+ * side menu has no room for a word beside long labels), read out as "Coming soon" with the name.
+ */
 const ComingMark = () => {
   const t = useT();
-  return <span className="coming-mark">{t('LblComingSoon')}</span>;
+  return (
+    <span className="coming-icon" title={t('LblComingSoon')}>
+      <Icon name="hourglass" size={14} />
+      <span className="sr-only">{t('LblComingSoon')}</span>
+    </span>
+  );
 };
 
 /** One menu item: an external link in a new tab, else a route of the app (marked when its screen is not built yet). */
