@@ -275,6 +275,7 @@ describe('issue 23: first impressions in the record form', () => {
     await screenshot(page, 'form-user-roles-360-dark-sk');
     await roles.getByRole('button', { name: 'Pridať' }).click();
     await page.locator('#EditObjectsDialog').getByRole('heading', { name: /^Pridať: / }).waitFor();
+    await page.locator('#EditObjectsDialog').getByRole('checkbox').first().waitFor();
     await screenshot(page, 'form-m2m-dialog-360-dark-sk');
     await page.keyboard.press('Escape');
     const account = await admin.byName('account', NAMESAKE);
