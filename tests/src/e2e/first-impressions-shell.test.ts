@@ -82,6 +82,22 @@ describe('first impressions: the shell and the lists (issue 23)', { timeout: 90_
     await context.close();
   });
 
+  it('item 3: a sign-up (puzzle solved in the browser) also lands on a working list', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto(`${server.url}/signup`);
+    await page.getByLabel('Organization').fill('signupco');
+    await page.getByLabel('Name').fill('Sign Up Person');
+    await page.getByLabel('Email').fill('person@signupco.test');
+    await page.getByLabel('Password', { exact: true }).fill('a-long-password');
+    await page.getByLabel('Confirm password').fill('a-long-password');
+    const signUp = page.getByRole('button', { name: 'Sign up', exact: true });
+    await expect.poll(() => signUp.isDisabled(), { timeout: 30_000 }).toBe(false);
+    await signUp.click();
+    await page.waitForURL(/\/!\/list\/inu_view$/, { timeout: 30_000 });
+    await page.getByRole('heading', { name: 'Views', level: 1 }).waitFor();
+    await context.close();
+  });
+
   it('item 4: a page not built yet names what will be there and nothing more; its menu items are marked Coming soon', async () => {
     const { context, page } = await newPage(browser);
     await signIn(page, server.url, ORG, ADMIN, PASSWORD);
