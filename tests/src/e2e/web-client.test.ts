@@ -255,7 +255,7 @@ describe('web client in a real browser (issue 8 section 6)', { timeout: 90_000 }
     expect(await steps.count()).toBeGreaterThan(1);
     expect(await steps.first().getAttribute('aria-selected')).toBe('true');
     await page.getByText('Step 1 of').waitFor();
-    await page.getByRole('textbox', { name: 'Name', exact: true }).fill('Wizard deal');
+    await page.getByRole('textbox', { name: 'Name (Required)', exact: true }).fill('Wizard deal');
     const account = page.getByRole('combobox', { name: 'Account' }).first();
     await account.click();
     await account.fill('A');
@@ -301,7 +301,7 @@ describe('web client in a real browser (issue 8 section 6)', { timeout: 90_000 }
     await page.getByText('Read only').waitFor();
     expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Save', exact: true }).count()).toBe(0);
-    expect(await page.getByLabel('Name', { exact: true }).isDisabled()).toBe(true);
+    expect(await page.getByLabel('Name (Required)', { exact: true }).isDisabled()).toBe(true);
     await screenshot(page, 'form-read-only');
     const own = await accountOwnedBy(NINA);
     await openRecord(page, 'account', own.id);
@@ -396,7 +396,7 @@ describe('web client in a real browser (issue 8 section 6)', { timeout: 90_000 }
     await page.getByRole('button', { name: 'Create Copy' }).click();
     await page.waitForURL(/\/!\/edit\/account\/0\?init=/);
     await poll(() => page.locator('h1').textContent()).toBe('New Account');
-    expect(await page.getByRole('textbox', { name: 'Name', exact: true }).inputValue()).toBe(`Copy of ${own.name}`);
+    expect(await page.getByRole('textbox', { name: 'Name (Required)', exact: true }).inputValue()).toBe(`Copy of ${own.name}`);
     await context.close();
   });
 
