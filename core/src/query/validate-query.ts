@@ -165,6 +165,21 @@ const filter = (ctx: Ctx, f: Filter, table: string, entity: Entity, depth: numbe
 
 const isEmpty = (f: PlanFilter): boolean => f.conditions.length === 0 && f.filters.every(isEmpty);
 
+const isKey = (e: Entity, p: Property): boolean => p.logicalName === primaryKeyOf(e);
+const targets = (p: Property, e: Entity): boolean => FIELD_TYPES[p.type].stored === 'lookup' && (p.targets ?? []).includes(e.logicalName);
+
+/**
+ * A link follows a relationship the metadata declares (issue 22 item 1): a lookup to its target's
+ * key (many to one), or a key to a child's lookup that targets it (one to many). Joining a record
+ * to itself (key to key of one entity) is allowed too: it adds at most one row. Anything else,
+ * such as ownerid to ownerid, pairs every record with every other of the same owner: a cartesian
+ * product that one request could make run for minutes.
+ */
+export const followsRelationship = (parent: Entity, from: Property, child: Entity, to: Property): boolean =>
+  (targets(from, child) && isKey(child, to)) ||
+  (isKey(parent, from) && targets(to, parent)) ||
+  (parent.logicalName === child.logicalName && isKey(parent, from) && isKey(child, to));
+
 /** Registers links depth first; conditions of link filters may name only tables joined before them. */
 const links = (
   ctx: Ctx,
@@ -187,6 +202,12 @@ const links = (
     if (!to) return left(fieldNotFound(entity.logicalName, l.to));
     if (compared(from) !== 'id' || compared(to) !== 'id') {
       return fail(`A link joins id or lookup fields: ${parent.entity.logicalName}.${l.from} to ${entity.logicalName}.${l.to}`);
+    }
+    if (!followsRelationship(parent.entity, from, entity, to)) {
+      return fail(
+        `Link ${alias} does not follow a relationship: ${parent.entity.logicalName}.${l.from} to ${entity.logicalName}.${l.to} ` +
+          '(a link joins a lookup to its target\'s key, or a key to a lookup that targets it)',
+      );
     }
     const table = `t${ctx.links.length + 1}`;
     ctx.tables.set(alias, { table, entity });
