@@ -205,7 +205,8 @@ describe('web client in a real browser (issue 8 section 6)', { timeout: 90_000 }
     await b.page.getByRole('button', { name: 'Save', exact: true }).click();
     await b.page.locator('.toast', { hasText: 'Record saved' }).waitFor();
     // The change notification (or, without it, the save's version check) reports the conflict.
-    const message = dialogText(a.page);
+    // Issue 23 item 11: the conflict is the dialog's title (with Reload and Keep mine).
+    const message = a.page.locator('#app-dialog-title');
     const notified = await message.waitFor({ timeout: 8000 }).then(() => true, () => false);
     if (!notified) await a.page.getByRole('button', { name: 'Save', exact: true }).click();
     await expect.poll(() => message.textContent(), { timeout: 10_000 }).toBe('This record was modified by Nina North');
@@ -241,7 +242,7 @@ describe('web client in a real browser (issue 8 section 6)', { timeout: 90_000 }
     await b.page.getByRole('button', { name: 'Save', exact: true }).click();
     await b.page.locator('.toast', { hasText: 'Record saved' }).waitFor();
     await a.page.getByRole('button', { name: 'Save', exact: true }).click();
-    await poll(() => dialogText(a.page).textContent()).toBe('This record was modified by Nina North');
+    await poll(() => a.page.locator('#app-dialog-title').textContent()).toBe('This record was modified by Nina North');
     await a.context.close();
     await b.context.close();
   });
@@ -335,7 +336,8 @@ describe('web client in a real browser (issue 8 section 6)', { timeout: 90_000 }
     await lookup.fill('Cedar');
     const options = page.getByRole('listbox', { name: 'Parent Account' }).getByRole('option');
     await options.first().waitFor();
-    const names = await options.allTextContents();
+    // Each option shows the name, then the secondary columns (issue 23 item 8).
+    const names = await options.locator('.lookup-name').allTextContents();
     expect(names.length).toBeGreaterThan(0);
     expect(names.every((n) => n.startsWith('Cedar'))).toBe(true);
     await lookup.press('ArrowDown');
@@ -395,7 +397,8 @@ describe('web client in a real browser (issue 8 section 6)', { timeout: 90_000 }
     await openRecord(page, 'account', own.id);
     await page.getByRole('button', { name: 'Create Copy' }).click();
     await page.waitForURL(/\/!\/edit\/account\/0\?init=/);
-    await poll(() => page.locator('h1').textContent()).toBe('New Account');
+    // Issue 23 item 9: a new record's title reads 'New Account' until it has a name; the copy has one.
+    await poll(() => page.locator('h1').textContent()).toBe(`Copy of ${own.name}`);
     expect(await page.getByRole('textbox', { name: 'Name (Required)', exact: true }).inputValue()).toBe(`Copy of ${own.name}`);
     await context.close();
   });
