@@ -129,11 +129,11 @@ const rules: Record<string, (set: Set, today: string, now: Date) => void> = {
         if (r.equipmentid) expect(idOf(find(set, 'equipment', idOf(r.equipmentid))?.accountid)).toBe(idOf(r.customerid));
       }
   },
-  'open opportunities close in the future, decided ones closed in the past; won at 100 %, lost at 0 %': (set, today) => {
+  'open opportunities close today or later, decided ones closed in the past; won at 100 %, lost at 0 %': (set, today) => {
     for (const o of records(set, 'opportunity')) {
       expect(o.process_stage_index).toBe((o.stage as number) - 1);
       if (o.outcome === 1) {
-        expect(String(o.estimatedclosedate) > today).toBe(true);
+        expect(String(o.estimatedclosedate) >= today).toBe(true);
         expect(o.actualclosedate).toBeUndefined();
         expect(o.actualvalue).toBeUndefined();
       } else {
@@ -141,6 +141,13 @@ const rules: Record<string, (set: Set, today: string, now: Date) => void> = {
         expect(o.closeprobability).toBe(o.outcome === 2 ? 100 : 0);
         if (o.outcome === 3) expect(o.actualvalue).toBeUndefined();
       }
+    }
+  },
+  "every salesperson and the administrator have open opportunities closing this month and new leads (the lists' first filters)": (set, today) => {
+    for (const owner of OWNERS.filter((o) => o.works !== 'service')) {
+      const mine = (entity: string) => records(set, entity).filter((r) => idOf(r.ownerid) === owner.userId);
+      expect(mine('opportunity').filter((o) => o.outcome === 1 && String(o.estimatedclosedate).slice(0, 7) === today.slice(0, 7)).length).toBeGreaterThan(0);
+      expect(mine('lead').filter((l) => l.status === 1).length).toBeGreaterThan(0);
     }
   },
   'open leads have their next contact in the future, decided ones none': (set, _today, now) => {

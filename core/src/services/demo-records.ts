@@ -269,7 +269,8 @@ const leads = (ctx: Context): EntityRecord[] => {
     const company = `${r.pick(LEAD_COMPANY)} ${r.pick(KIND)[0]}`;
     const [firstname] = r.pick(FIRST_NAMES);
     const lastname = r.pick(LAST_NAMES);
-    const status = r.weighted([[1, 30], [2, 30], [3, 25], [4, 15]] as const);
+    // Each salesperson's first two leads are New: the Leads list opens on New and Mine.
+    const status = i < 2 * ctx.sales.length ? 1 : r.weighted([[1, 30], [2, 30], [3, 25], [4, 15]] as const);
     const rating = status === 3 ? r.pick([1, 2]) : status === 4 ? 3 : r.pick([1, 2, 3]);
     const city = r.pick(CITIES);
     const open = status === 1 || status === 2;
@@ -292,18 +293,22 @@ const leads = (ctx: Context): EntityRecord[] => {
 };
 
 /**
- * Opportunities: owned by the account's owner, the contact one of the account's. Open ones close in
- * the future with the probability of their stage; won ones closed in the past at the value of
+ * Opportunities: owned by the account's owner, the contact one of the account's. Open ones close today or
+ * later with the probability of their stage; won ones closed in the past at the value of
  * their lines (the invoice bills the same lines); lost ones closed in the past at probability 0.
  */
 const opportunities = (ctx: Context): EntityRecord[] => {
   const { r, today } = ctx;
   const accs = (ctx.made.get('account') ?? []).filter((a) => a.customertype !== 4);
   const sellable = [...productsOf(ctx, HARDWARE), ...productsOf(ctx, SOFTWARE)];
-  return Array.from({ length: ctx.count('opportunity') }, () => {
-    const account = r.pick(accs);
+  const endOfMonth = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + 1, 0));
+  const daysLeft = Math.round((endOfMonth.getTime() - today.getTime()) / DAY_MS);
+  return Array.from({ length: ctx.count('opportunity') }, (_, i) => {
+    // Each salesperson's first two deals are open and close this month: the Opportunities list opens on "Closes: This month" and Mine.
+    const forced = i < 2 * ctx.sales.length ? ctx.sales[i % ctx.sales.length].userId : undefined;
+    const account = r.pick(forced ? accs.filter((a) => lookupId(a.ownerid) === forced) : accs);
     const contact = r.pick(contactsOf(ctx, String(account.id))) as EntityRecord | undefined;
-    const outcome = r.weighted([[1, 55], [2, 25], [3, 20]] as const);
+    const outcome = forced ? 1 : r.weighted([[1, 55], [2, 25], [3, 20]] as const);
     const lines: Line[] = Array.from({ length: r.int(1, 3) }, () => {
       const product = r.pick(sellable);
       return { product, quantity: product.category === SOFTWARE ? 1 : r.int(1, 6), discount: r.pick([0, 0, 5, 10]) };
@@ -322,7 +327,7 @@ const opportunities = (ctx: Context): EntityRecord[] => {
     };
     if (outcome === 1) {
       const stage = r.int(1, 4);
-      return { ...base, outcome, stage, process_stage_index: stage - 1, closeprobability: [10, 30, 60, 80][stage - 1], estimatedclosedate: isoDay(addDays(today, r.int(7, 150))) };
+      return { ...base, outcome, stage, process_stage_index: stage - 1, closeprobability: [10, 30, 60, 80][stage - 1], estimatedclosedate: isoDay(addDays(today, forced || r.next() < 0.3 ? r.int(0, daysLeft) : r.int(daysLeft + 1, daysLeft + 150))) };
     }
     const closed = addDays(today, -r.int(3, 200));
     const estimated = isoDay(addDays(closed, r.int(-20, 20)));
