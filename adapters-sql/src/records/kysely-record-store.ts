@@ -1,6 +1,8 @@
 import { isLeft, left, right, type Either } from 'fp-ts/lib/Either.js';
 import {
   atomicFailure,
+  capCount,
+  DEFAULT_COUNT_CAP,
   createRecord,
   deleteRecord,
   inputError,
@@ -48,6 +50,8 @@ export class KyselyRecordStore implements RecordStore {
     clock: Clock,
     ids: IdGenerator,
     private readonly feed?: ChangeFeed,
+    /** where counts stop (issue 22): the host's configured cap */
+    private readonly countCap: number = DEFAULT_COUNT_CAP,
   ) {
     this.ctx = { lookup, now: () => clock.now(), newId: () => ids.newId() };
   }
@@ -60,21 +64,22 @@ export class KyselyRecordStore implements RecordStore {
     const built = new Map<SqlDialect, CompiledFetch>();
     const build = (d: SqlDialect): CompiledFetch => {
       let c = built.get(d);
-      if (!c) built.set(d, (c = compileFetch(d, p, this.lookup, (e) => scopeFor(caller, e))));
+      if (!c) built.set(d, (c = compileFetch(d, p, this.lookup, (e) => scopeFor(caller, e), this.countCap)));
       return c;
     };
     const commands: SqlCommand[] = [{ kind: 'all', build: (d) => build(d).data }];
     if (p.count) commands.push({ kind: 'all', build: (d) => build(d).count as NonNullable<CompiledFetch['count']> });
     const [rows, countRows] = await this.runner.read(commands);
     const compiled = build(this.runner.dialect);
-    const count = countRows ? Number(countRows[0]?.n ?? 0) : null;
-    const start = (p.page - 1) * p.pageSize;
+    const counted = countRows ? capCount(Number(countRows[0]?.n ?? 0), this.countCap) : null;
+    const count = counted ? counted.count : null;
     return right({
       records: compiled.decode(rows),
       count,
+      ...(counted?.countIsCapped ? { countIsCapped: true } : {}),
       page: p.page,
       pageSize: p.pageSize,
-      moreRecords: count !== null ? count > start + p.pageSize : rows.length > p.pageSize,
+      moreRecords: rows.length > p.pageSize,
     });
   }
 

@@ -1,5 +1,6 @@
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import {
+  DEFAULT_COUNT_CAP,
   likePrefix,
   lookupTargetColumn,
   parseLikePattern,
@@ -33,11 +34,11 @@ type Select = SelectQueryBuilder<any, any, any>;
 export type CompiledFetch = {
   /** the page */
   data: Select;
-  /** the total under the same filter, or null when not asked */
+  /** the total under the same filter up to the count cap plus one, or null when not asked */
   count: Select | null;
   /** rows of `data` to records on the wire */
   decode(rows: Row[]): EntityRecord[];
-  /** rows the data query asks for: pageSize, plus one to learn moreRecords without a count */
+  /** rows the data query asks for: pageSize, plus one to learn moreRecords */
   fetched: number;
 };
 
@@ -281,15 +282,29 @@ class Builder {
 
 const isLookup = (p: Property): boolean => FIELD_TYPES[p.type].stored === 'lookup';
 
-/** Compiles a validated plan for a dialect. `scope` gives each entity's read scope for the caller. */
+/**
+ * The count of rows of `rows`, counting no further than `cap + 1` (issue 22 item 1): the inner
+ * query stops at the cap, so a count costs at most cap rows however large the table.
+ */
+const cappedCount = (d: SqlDialect, rows: Select, cap: number): Select => {
+  const limited = d.kind === 'mssql' ? rows.top(cap + 1) : rows.limit(cap + 1);
+  return d.db.selectFrom(limited.as('d')).select(sql`COUNT(*)`.as('n'));
+};
+
+/**
+ * Compiles a validated plan for a dialect. `scope` gives each entity's read scope for the caller;
+ * `countCap` is where the count stops (the store answers the cap and countIsCapped beyond it).
+ */
 export const compileFetch = (
   d: SqlDialect,
   plan: QueryPlan,
   lookup: EntityLookup,
   scope: (entity: string) => ReadScope,
+  countCap: number = DEFAULT_COUNT_CAP,
 ): CompiledFetch => {
   const b = new Builder(d, plan, lookup, scope);
-  const fetched = plan.count ? plan.pageSize : plan.pageSize + 1;
+  // One row more than the page tells moreRecords, also past a capped count.
+  const fetched = plan.pageSize + 1;
 
   if (plan.shape.kind === 'plain') {
     const { columns, distinct } = plan.shape;
@@ -322,9 +337,7 @@ export const compileFetch = (
     data = b.page(data, fetched);
     let count: Select | null = null;
     if (plan.count) {
-      count = distinct
-        ? d.db.selectFrom(q.as('d')).select(sql`COUNT(*)`.as('n'))
-        : b.base(false).select(sql`COUNT(*)`.as('n'));
+      count = cappedCount(d, distinct ? d.db.selectFrom(q.as('q')).select(sql`1`.as('x')) : b.base(false).select(sql`1`.as('x')), countCap);
     }
     // Column readers and aliases once per query, not per cell.
     const readers = columns.map((c, i) => ({ key: c.key, read: wireReaderOf(c.column.property), v: `c${i}`, t: `c${i}_t`, l: `c${i}_l`, lookup: isLookup(c.column.property) }));
@@ -372,7 +385,7 @@ export const compileFetch = (
   for (const o of orderNames) data = data.orderBy(sql.ref(o.name) as RawBuilder<any>, o.desc ? 'desc' : 'asc');
   if (orderNames.length === 0 && d.kind === 'mssql') data = data.orderBy(sql`(SELECT NULL)` as RawBuilder<any>);
   data = b.page(data, fetched);
-  const count = plan.count ? d.db.selectFrom(q.as('d')).select(sql`COUNT(*)`.as('n')) : null;
+  const count = plan.count ? cappedCount(d, d.db.selectFrom(q.as('q')).select(sql`1`.as('x')), countCap) : null;
   const decode = (rows: Row[]): EntityRecord[] =>
     rows.slice(0, plan.pageSize).map((row) => {
       const rec: EntityRecord = {};

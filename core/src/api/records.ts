@@ -32,7 +32,11 @@ export const ExecuteMultipleAnswer = t.array(ItemResultCodec, 'executemultiple a
 export const FetchRequestBody = t.exact(FetchRequest, 'fetch request');
 
 /** The answer of /api/fetch: a page of records (their fields are the metadata's, checked by the server). */
-export const FetchAnswer: t.Type<FetchResult, FetchResult, unknown> = t.type(
-  { records: t.array(t.UnknownRecord), count: t.union([t.number, t.null]), page: t.number, pageSize: t.number, moreRecords: t.boolean },
+export const FetchAnswer: t.Type<FetchResult, FetchResult, unknown> = t.intersection(
+  [
+    t.type({ records: t.array(t.UnknownRecord), count: t.union([t.number, t.null]), page: t.number, pageSize: t.number, moreRecords: t.boolean }),
+    // only when the count stopped at the cap (issue 22)
+    t.partial({ countIsCapped: t.boolean }),
+  ],
   'fetch answer',
 );

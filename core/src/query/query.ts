@@ -131,4 +131,6 @@ export type FetchResult = {
   page: number;
   pageSize: number;
   moreRecords: boolean;
+  /** present when the count stopped at the host's count cap: `count` is the cap (issue 22) */
+  countIsCapped?: boolean;
 };
