@@ -97,7 +97,12 @@ export const Entity = t.intersection(
       displayNamePlural: t.string,
       properties: t.array(Property),
     }),
-    t.partial({ type: EntityType, primaryKeyName: t.string }),
+    t.partial({
+      type: EntityType,
+      primaryKeyName: t.string,
+      /** false: the store writes no audit rows for this entity (docs/metadata.md "Audit"); default on */
+      audit: t.boolean,
+    }),
   ],
   'Entity',
 );

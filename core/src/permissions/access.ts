@@ -5,6 +5,13 @@ import type { Caller, CustomOwner, Level, Operation, ReadScope, UserPermissions 
 /** Spec 000 section 6: the system user entity, whose owner field is its own id. */
 export const SYSTEM_USER_ENTITY = 'systemuser';
 
+/**
+ * Entities no user may write whatever their roles say: audit rows are written only by the store
+ * itself (issue 23 item 6; the name is AUDIT_ENTITY of store/audit.ts, which imports this module).
+ */
+const READ_ONLY_ENTITIES: ReadonlySet<string> = new Set(['audit']);
+const writesRefused = (entity: string, operation: Operation): boolean => operation !== 'read' && READ_ONLY_ENTITIES.has(entity);
+
 /** The level a user holds for one operation on one entity (0 when the entity is not named). */
 export const levelOf = (permissions: UserPermissions, entity: string, operation: Operation): Level =>
   Object.hasOwn(permissions.permissions, entity) ? levelIn(permissions.permissions[entity], operation) : 0;
@@ -60,6 +67,7 @@ const inUserTeams = (user: Caller, record: EntityRecord): boolean => {
  * ownership. For create, the record is the one about to be stored.
  */
 export const canAccess = (user: Caller, operation: Operation, entity: string, record: EntityRecord): boolean => {
+  if (writesRefused(entity, operation)) return false;
   const level = levelOf(user.permissions, entity, operation);
   if (level === 3) return true;
   if (level === 2 && inUserTeams(user, record)) return true;
@@ -73,7 +81,8 @@ export const canAccess = (user: Caller, operation: Operation, entity: string, re
  * above none, or a custom-owner rule for it. Used where no record is at hand (list commands).
  */
 export const mayAccessSome = (user: Caller, operation: Operation, entity: string): boolean =>
-  levelOf(user.permissions, entity, operation) > 0 || customOwnerFields(user.permissions, entity, operation).length > 0;
+  !writesRefused(entity, operation) &&
+  (levelOf(user.permissions, entity, operation) > 0 || customOwnerFields(user.permissions, entity, operation).length > 0);
 
 /**
  * Spec 000 section 6 as a dialect-free filter: which rows of the entity the user may read.

@@ -7,7 +7,7 @@ import type { Caller, Operation } from '../permissions/types.js';
 import type { Change, ChangeOperation } from '../ports/change-feed.js';
 import { isSystemCaller, type ItemResult, type WriteItem } from '../ports/record-store.js';
 import type { EntityLookup } from '../query/validate-query.js';
-import { AUDIT_DELETE, AUDIT_ENTITY } from './audit.js';
+import { AUDIT_CREATE, AUDIT_DELETE, AUDIT_ENTITY, AUDIT_UPDATE, auditChanges, auditCreated, auditRow, isAudited, type AuditEntry } from './audit.js';
 import {
   changesOf,
   isoStamp,
@@ -82,6 +82,27 @@ const change = (ctx: WriteContext, entity: string, id: string, operation: Change
   stamp: isoStamp(at),
 });
 
+/**
+ * The audit row of a write, inserted as one more step of the same plan, so it commits and rolls
+ * back with the write on every store (issue 23 item 6). Nothing when the entity is not audited
+ * or the organization's metadata has no audit entity.
+ */
+function* audited(ctx: WriteContext, caller: Caller, now: Date, entry: AuditEntry): Steps<void> {
+  if (!isAudited(entry.entity)) return;
+  const audit = ctx.lookup(AUDIT_ENTITY);
+  if (audit === undefined) return;
+  yield* inserted(audit, auditRow(audit, entry, caller, now, ctx.newId));
+}
+
+/**
+ * Audit rows are read-only for everyone: only the store's own steps write them. A system caller
+ * (a host's retention task) may delete them; no caller may create or change one.
+ */
+const auditWriteRefused = (caller: Caller, op: 'create' | 'update' | 'delete', entity: string): Either<DomainError, null> =>
+  entity === AUDIT_ENTITY && !(op === 'delete' && isSystemCaller(caller))
+    ? left(permissionDenied(`No ${op} permission on ${AUDIT_ENTITY}: audit records are read-only`))
+    : right(null);
+
 /** The label of the user who last modified a record, for 'This record was modified by {modifier}'. */
 function* conflict(ctx: WriteContext, current: StoredRecord | null, e: Entity): Steps<DomainError> {
   if (!current) return notFound(`${e.logicalName} not found`);
@@ -98,6 +119,8 @@ function* conflict(ctx: WriteContext, current: StoredRecord | null, e: Entity): 
 export function* createRecord(ctx: WriteContext, caller: Caller, entity: string, object: EntityRecord): Steps<WriteOutcome> {
   const e = entityOf(ctx, entity);
   if (isLeft(e)) return e;
+  const refused = auditWriteRefused(caller, 'create', entity);
+  if (isLeft(refused)) return refused;
   const now = ctx.now();
   const record = recordToCreate(e.right, object, caller, now, ctx.newId);
   if (isLeft(record)) return record;
@@ -105,6 +128,8 @@ export function* createRecord(ctx: WriteContext, caller: Caller, entity: string,
   if (isLeft(d)) return d;
   const id = record.right[primaryKeyOf(e.right)] as string;
   if (!(yield* inserted(e.right, record.right))) return left(inputError(`A ${entity} with id ${id} (or the same unique fields) already exists`));
+  const created = record.right;
+  yield* audited(ctx, caller, now, { entity: e.right, id, operation: AUDIT_CREATE, name: created.name, body: auditCreated(e.right, created) });
   // The stamp of the change is the record's own creation time (one clock reading per record).
   return right({ id, change: change(ctx, entity, id, 'create', now) });
 }
@@ -121,6 +146,8 @@ function* existingForWrite(
 ): Steps<Either<DomainError, Existing>> {
   const e = entityOf(ctx, entity);
   if (isLeft(e)) return e;
+  const refused = auditWriteRefused(caller, operation, entity);
+  if (isLeft(refused)) return refused;
   const id = recordId(e.right, object);
   if (isLeft(id)) return id;
   const version = requestedVersion(e.right, object);
@@ -136,7 +163,8 @@ export function* updateRecord(ctx: WriteContext, caller: Caller, entity: string,
   const x = yield* existingForWrite(ctx, caller, 'update', entity, object);
   if (isLeft(x)) return x;
   const { e, id, version, current } = x.right;
-  const changes = changesOf(e, current, object, caller, ctx.now());
+  const now = ctx.now();
+  const changes = changesOf(e, current, object, caller, now);
   if (isLeft(changes)) return changes;
   const versionField = versionFieldOf(e);
   if (Object.keys(changes.right).length === 0) {
@@ -148,6 +176,9 @@ export function* updateRecord(ctx: WriteContext, caller: Caller, entity: string,
   }
   const n = yield* count({ kind: 'update', entity: e, id, changes: changes.right, version });
   if (n === 0) return left(yield* conflict(ctx, yield* get(e, id), e));
+  // The stored record was read for the version check: the old values cost no further read.
+  const name = 'name' in changes.right ? changes.right.name : current.name;
+  yield* audited(ctx, caller, now, { entity: e, id, operation: AUDIT_UPDATE, name, body: auditChanges(e, current, changes.right) });
   return right({ id, change: change(ctx, entity, id, 'update') });
 }
 
@@ -157,19 +188,8 @@ export function* deleteRecord(ctx: WriteContext, caller: Caller, entity: string,
   const { e, id, version, current } = x.right;
   const n = yield* count({ kind: 'delete', entity: e, id, version });
   if (n === 0) return left(yield* conflict(ctx, yield* get(e, id), e));
-  const audit = ctx.lookup(AUDIT_ENTITY);
-  if (audit && entity !== AUDIT_ENTITY) {
-    // The full body, so that undo-delete brings back every field with the original id.
-    const row = recordToCreate(
-      audit,
-      { logicalname: entity, objectid: id, operation: AUDIT_DELETE, name: `${entity} ${id}`, body: JSON.stringify(current) },
-      caller,
-      ctx.now(),
-      ctx.newId,
-    );
-    if (isLeft(row)) return row;
-    yield* inserted(audit, row.right);
-  }
+  // The full body, so that undo-delete brings back every field with the original id.
+  yield* audited(ctx, caller, ctx.now(), { entity: e, id, operation: AUDIT_DELETE, name: current.name, body: current });
   return right({ id, change: change(ctx, entity, id, 'delete') });
 }
 
@@ -193,6 +213,8 @@ export function* restoreRecord(ctx: WriteContext, caller: Caller, entity: string
   const d = decide(caller, 'create', e.right, record);
   if (isLeft(d)) return d;
   if (!(yield* inserted(e.right, record))) return left(inputError(`A ${entity} with id ${id} already exists`));
+  // A restore is a create again: its row lists what came back.
+  yield* audited(ctx, caller, ctx.now(), { entity: e.right, id: key, operation: AUDIT_CREATE, name: record.name, body: auditCreated(e.right, record) });
   return right({ id: key, change: change(ctx, entity, key, 'restore') });
 }
 

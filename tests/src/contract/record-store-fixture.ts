@@ -63,6 +63,8 @@ const declared: Entity[] = [
       { logicalName: 'teamid', displayName: 'Team', type: 'Lookup', targets: ['team'] },
     ],
   },
+  // An entity whose metadata turns audit off (issue 23 item 6).
+  { logicalName: 'memo', displayName: 'Memo', displayNamePlural: 'Memos', audit: false, properties: [] },
 ];
 
 export const ENTITIES: Entity[] = [

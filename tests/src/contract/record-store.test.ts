@@ -3,7 +3,9 @@ import { isLeft, type Either } from 'fp-ts/lib/Either.js';
 import type { CompiledQuery } from 'kysely';
 import pkg from 'node-sql-parser';
 import {
+  AUDIT_CREATE,
   AUDIT_DELETE,
+  AUDIT_UPDATE,
   MAX_BATCH_SIZE,
   QUERY_LIMITS,
   systemCaller,
@@ -438,7 +440,7 @@ describe.each(STORES)('RecordStore contract: $name', (factory) => {
       const before = ok(await s.store.retrieveById(sys, 'account', A(1)));
       expect(ok(await s.store.delete(sys, 'account', { id: A(1), versionnumber: before.versionnumber }))).toBe(A(1));
       expect(err(await s.store.retrieveById(sys, 'account', A(1))).code).toBe('ERR_NOT_FOUND');
-      const audit = ok(await s.store.retrieveMultiple(sys, { entity: { name: 'audit', attributes: [{ attribute: 'logicalname' }, { attribute: 'objectid' }, { attribute: 'operation' }, { attribute: 'body' }] } }));
+      const audit = ok(await s.store.retrieveMultiple(sys, { entity: { name: 'audit', attributes: [{ attribute: 'logicalname' }, { attribute: 'objectid' }, { attribute: 'operation' }, { attribute: 'body' }], filter: { conditions: [{ attribute: 'operation', operator: 'eq', value: AUDIT_DELETE }] } } }));
       expect(audit.records).toHaveLength(1);
       expect(audit.records[0]).toMatchObject({ logicalname: 'account', objectid: A(1), operation: AUDIT_DELETE });
       expect(JSON.parse(String(audit.records[0].body))).toMatchObject({ id: A(1), name: 'Acme', revenue: 1000, founded: '2024-01-15T10:00:00.000Z' });
@@ -510,6 +512,124 @@ describe.each(STORES)('RecordStore contract: $name', (factory) => {
         ['account', id, 'restore'],
       ]);
       expect(changes.every((c) => /^\d{4}-\d\d-\d\dT.*Z$/.test(c.stamp))).toBe(true);
+    });
+  });
+
+  describe('audit: every create, update and delete is an audit row of the same transaction (issue 23 item 6)', () => {
+    const auditRows = async (filter?: FetchRequest['entity']['filter']): Promise<EntityRecord[]> =>
+      ok(
+        await s.store.retrieveMultiple(sys, {
+          entity: {
+            name: 'audit',
+            allattrs: true,
+            filter,
+            orders: [{ attribute: 'createdon' }],
+          },
+        }),
+      ).records;
+    const ofRecord = (id: string) => auditRows({ conditions: [{ attribute: 'objectid', operator: 'eq', value: id }] });
+    const EVA_ACCOUNTS = userCaller(1, { account: [1, 1, 1, 1], audit: [3, 3, 3, 3] });
+
+    it('create, update and delete each leave one row with the operation, record id, entity, user and time of the write', async () => {
+      await seed(s);
+      const id = ok(await s.store.create(EVA_ACCOUNTS, 'account', { name: 'Audited', revenue: 100, ownerid: user(EVA) }));
+      const created = ok(await s.store.retrieveById(sys, 'account', id));
+      ok(await s.store.update(EVA_ACCOUNTS, 'account', { id, revenue: 250, versionnumber: created.versionnumber }));
+      const updated = ok(await s.store.retrieveById(sys, 'account', id));
+      ok(await s.store.delete(EVA_ACCOUNTS, 'account', { id }));
+      const rows = await ofRecord(id);
+      expect(rows.map((r) => r.operation)).toEqual([AUDIT_CREATE, AUDIT_UPDATE, AUDIT_DELETE]);
+      for (const r of rows) {
+        expect(r).toMatchObject({ logicalname: 'account', objectid: id, name: 'Audited', createdby: { id: EVA, name: 'systemuser' } });
+      }
+      // The row's time is the write's own: the record's createdon, then its modifiedon.
+      expect(rows[0].createdon).toBe(created.createdon);
+      expect(rows[1].createdon).toBe(updated.modifiedon);
+      expect(JSON.parse(String(rows[0].body))).toMatchObject({ name: { old: null, new: 'Audited' }, revenue: { old: null, new: 100 } });
+    });
+
+    it('an update row holds exactly the changed fields with old and new values ({ field: { old, new } })', async () => {
+      await seed(s);
+      ok(await s.store.update(sys, 'account', { id: A(1), name: 'Acme', revenue: 1200, description: 'Big', primarycontactid: { id: C2, name: 'contact' } }));
+      const [row] = (await ofRecord(A(1))).filter((r) => r.operation === AUDIT_UPDATE);
+      expect(JSON.parse(String(row.body))).toEqual({
+        revenue: { old: 1000, new: 1200 },
+        description: { old: null, new: 'Big' },
+        primarycontactid: { old: { id: C1, name: 'contact' }, new: { id: C2, name: 'contact' } },
+      });
+    });
+
+    it('an update that changes nothing, a stale update and a refused write leave no row', async () => {
+      await seed(s);
+      const before = (await auditRows()).length;
+      ok(await s.store.update(sys, 'account', { id: A(1), name: 'Acme' }));
+      expect(err(await s.store.update(sys, 'account', { id: A(1), versionnumber: '999', name: 'Stale' })).code).toBe('ERR_8001');
+      expect(err(await s.store.update(userCaller(2, { account: [1, 1, 1, 1] }), 'account', { id: A(1), name: 'Not mine' })).code).toBe('ERR_PERMISSION');
+      expect(err(await s.store.create(sys, 'account', { id: A(1), name: 'Taken' })).code).toBe('ERR_INPUT');
+      expect(err(await s.store.delete(sys, 'account', { id: A(9) })).code).toBe('ERR_NOT_FOUND');
+      expect(await auditRows()).toHaveLength(before);
+    });
+
+    it('an atomic batch that rolls back leaves no audit rows; one that commits leaves one per item', async () => {
+      await seed(s);
+      const before = (await auditRows()).length;
+      ok(
+        await s.store.executeMultiple(
+          sys,
+          [
+            { operation: 'create', name: 'account', object: { name: 'Atomic one' } },
+            { operation: 'update', name: 'account', object: { id: A(1), name: 'Atomic change' } },
+            { operation: 'delete', name: 'account', object: { id: A(2) } },
+            { operation: 'update', name: 'account', object: { id: A(9), name: 'Ghost' } },
+          ],
+          { atomic: true },
+        ),
+      );
+      expect(await auditRows()).toHaveLength(before);
+      ok(
+        await s.store.executeMultiple(
+          sys,
+          [
+            { operation: 'create', name: 'account', object: { name: 'Atomic one' } },
+            { operation: 'update', name: 'account', object: { id: A(1), name: 'Atomic change' } },
+            { operation: 'delete', name: 'account', object: { id: A(2) } },
+          ],
+          { atomic: true },
+        ),
+      );
+      expect((await auditRows()).slice(before).map((r) => r.operation)).toEqual([AUDIT_CREATE, AUDIT_UPDATE, AUDIT_DELETE]);
+    });
+
+    it('audit rows are read-only for everyone: no caller creates or updates one; only the system caller deletes one', async () => {
+      await seed(s);
+      const [row] = await auditRows();
+      const admin = userCaller(1, { audit: [3, 3, 3, 3] });
+      for (const who of [sys, admin]) {
+        expect(err(await s.store.create(who, 'audit', { name: 'forged', logicalname: 'account', operation: AUDIT_DELETE, body: '{}' })).code).toBe('ERR_PERMISSION');
+        expect(err(await s.store.update(who, 'audit', { id: String(row.id), body: '{}' })).code).toBe('ERR_PERMISSION');
+        const batch = ok(await s.store.executeMultiple(who, [{ operation: 'update', name: 'audit', object: { id: String(row.id), name: 'x' } }]));
+        expect(batch[0]).toHaveProperty('error');
+      }
+      expect(err(await s.store.delete(admin, 'audit', { id: String(row.id) })).code).toBe('ERR_PERMISSION');
+      expect(ok(await s.store.delete(sys, 'audit', { id: String(row.id) }))).toBe(String(row.id));
+      // No audit of audit: deleting an audit row wrote no row about it.
+      expect((await auditRows({ conditions: [{ attribute: 'logicalname', operator: 'eq', value: 'audit' }] }))).toEqual([]);
+    });
+
+    it("an entity with audit: false in its metadata writes no audit rows", async () => {
+      const id = ok(await s.store.create(sys, 'memo', { name: 'Scratch' }));
+      ok(await s.store.update(sys, 'memo', { id, name: 'Scratch 2' }));
+      ok(await s.store.delete(sys, 'memo', { id }));
+      expect(await auditRows()).toEqual([]);
+    });
+
+    it('undo-delete is kept: it restores from the delete row and is itself a create row', async () => {
+      await seed(s);
+      ok(await s.store.update(sys, 'account', { id: A(3), name: 'Beta 2' }));
+      ok(await s.store.delete(sys, 'account', { id: A(3) }));
+      expect(ok(await s.store.restore(sys, 'account', A(3)))).toBe(A(3));
+      expect(ok(await s.store.retrieveById(sys, 'account', A(3)))).toMatchObject({ name: 'Beta 2' });
+      expect((await ofRecord(A(3))).map((r) => r.operation)).toEqual([AUDIT_CREATE, AUDIT_UPDATE, AUDIT_DELETE, AUDIT_CREATE]);
     });
   });
 
