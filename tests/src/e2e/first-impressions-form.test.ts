@@ -209,9 +209,9 @@ describe('issue 23: first impressions in the record form', () => {
     await signIn(page, server.url, ORG, NINA, PASSWORD);
     await page.goto(`${server.url}/!/edit/account/0`);
     await poll(() => page.locator('h1.screen-title').textContent()).toBe('New Account');
-    await page.getByRole('textbox', { name: 'Name' }).fill('Zeta Works');
+    await page.locator('#f-name').fill('Zeta Works');
     await poll(() => page.locator('h1.screen-title').textContent()).toBe('Zeta Works');
-    await page.getByRole('textbox', { name: 'Name' }).fill('');
+    await page.locator('#f-name').fill('');
     await poll(() => page.locator('h1.screen-title').textContent()).toBe('New Account');
     await context.close();
   }, 60_000);
