@@ -143,12 +143,14 @@ const rules: Record<string, (set: Set, today: string, now: Date) => void> = {
       }
     }
   },
-  "every salesperson and the administrator have open opportunities closing this month and new leads (the lists' first filters)": (set, today) => {
+  "everyone has rows under the lists' first filters: open opportunities closing this month, new leads, scheduled work orders": (set, today) => {
     for (const owner of OWNERS.filter((o) => o.works !== 'service')) {
       const mine = (entity: string) => records(set, entity).filter((r) => idOf(r.ownerid) === owner.userId);
       expect(mine('opportunity').filter((o) => o.outcome === 1 && String(o.estimatedclosedate).slice(0, 7) === today.slice(0, 7)).length).toBeGreaterThan(0);
       expect(mine('lead').filter((l) => l.status === 1).length).toBeGreaterThan(0);
     }
+    for (const owner of OWNERS.filter((o) => o.works !== 'sales'))
+      expect(records(set, 'workorder').filter((w) => idOf(w.ownerid) === owner.userId && w.status === 2).length).toBeGreaterThan(0);
   },
   'open leads have their next contact in the future, decided ones none': (set, _today, now) => {
     for (const l of records(set, 'lead')) {

@@ -383,7 +383,8 @@ const workorders = (ctx: Context): EntityRecord[] => {
   const kit = (ctx.made.get('equipment') ?? []).filter((e) => e.condition !== 4);
   const customers = (ctx.made.get('account') ?? []).filter((a) => a.customertype === 2 || a.customertype === 3);
   const out = Array.from({ length: ctx.count('workorder') }, (_, i): EntityRecord => {
-    const status = r.weighted([[4, 40], [2, 25], [3, 10], [1, 15], [5, 10]] as const);
+    // Each technician's first two jobs are Scheduled: the Work Orders list opens on Scheduled and Mine.
+    const status = i < 2 * ctx.service.length ? 2 : r.weighted([[4, 40], [2, 25], [3, 10], [1, 15], [5, 10]] as const);
     const onKit = r.next() < 0.75 ? r.pick(kit) : undefined;
     const account = onKit ? byId(ctx, 'account', lookupId(onKit.accountid))! : r.pick(customers);
     const type = onKit ? r.pick([2, 3, 4]) : status === 1 || status === 2 ? 1 : r.pick([3, 4]);
