@@ -6,6 +6,7 @@
 // 2. Lookup search (starts-with on name, page and count) must be served by an index.
 // 3. Bulk: atomic executeMultiple batches of 1000 creates against raw prepared inserts in one
 //    transaction per 1000. Goal: 50% of raw.
+// 4. Audit (issue 23 item 6): the same creates and updates with audit on and off. Goal: 80% of without.
 // Run: node --import tsx tests/bench/record-store-bench.ts (or npm run bench).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -147,6 +148,11 @@ const rates = async (a: () => unknown, b: () => unknown): Promise<[number, numbe
   return [(n[0] * 1000) / ms[0], (n[1] * 1000) / ms[1]];
 };
 
+function ok<T>(e: { _tag: 'Left'; left: { message: string } } | { _tag: 'Right'; right: T }): T {
+  if (e._tag === 'Left') throw new Error(e.left.message);
+  return e.right;
+}
+
 const line = (name: string, value: number, unit: string, goal: string, ok: boolean): void =>
   console.log(`bench ${name}: ${value.toFixed(value < 10 ? 2 : 0)} ${unit} (goal ${goal}) ${ok ? 'ok' : 'short'}`);
 
@@ -223,6 +229,47 @@ const storeRows = (BATCHES * BATCH * 1000) / bulkMs[1];
 line('record-store bulk insert raw prepared', rawRows, 'rows/s', 'baseline', true);
 line('record-store bulk executeMultiple atomic', storeRows, 'rows/s', '>= 50% of raw', storeRows >= 0.5 * rawRows);
 line('record-store bulk ratio', storeRows / rawRows, 'x raw', '0.50', storeRows / rawRows >= 0.5);
+
+// Audit (issue 23 item 6): the same writes with the item audited (the default) and with `audit: false`
+// in its metadata, same run, same table, alternating batch by batch. Creates: atomic batches of 1000.
+// Updates: one transaction each (a form's save), changing two fields of a stored record, with its
+// versionnumber. Goal: writes with audit reach 80% of writes without.
+const unaudited = { ...(lookup('item') as Entity), audit: false };
+const lookupOff = (name: string): Entity | undefined => (name === 'item' ? unaudited : lookup(name));
+const storeOff = new KyselyRecordStore(new SqliteRunner(raw), lookupOff, systemClock, { newId: () => randomUUID() });
+const auditMs = { create: [0, 0], update: [0, 0] };
+const UPDATES = 500;
+const idsOf = (r: Awaited<ReturnType<typeof store.executeMultiple>>): string[] => {
+  if (r._tag === 'Left') throw new Error(r.left.message);
+  return r.right.map((x) => ('id' in x ? x.id : (() => { throw new Error(x.error); })()));
+};
+let updates = 0;
+for (let b = -1; b < BATCHES / 2; b++) {
+  for (const [k, s] of [store, storeOff].entries()) {
+    const items = batch();
+    let start = performance.now();
+    const ids = idsOf(await s.executeMultiple(sys, items, { atomic: true }));
+    if (b >= 0) auditMs.create[k] += performance.now() - start;
+    start = performance.now();
+    for (let i = 0; i < UPDATES; i++) {
+      const u = await s.update(sys, 'item', { id: ids[i], versionnumber: '1', amount: 5000 + (updates++ % 1000), notes: `changed ${updates}` });
+      if (u._tag === 'Left') throw new Error(u.left.message);
+    }
+    if (b >= 0) auditMs.update[k] += performance.now() - start;
+  }
+}
+const auditedRows = ok(await store.retrieveMultiple(sys, { entity: { name: 'audit', attributes: [{ attribute: 'id' }] }, pageSize: 1, count: true }));
+for (const op of ['create', 'update'] as const) {
+  const [on, off] = auditMs[op];
+  const n = op === 'create' ? (BATCHES / 2) * BATCH : (BATCHES / 2) * UPDATES;
+  line(`record-store ${op}s with audit`, (n * 1000) / on, 'rows/s', 'vs without', true);
+  line(`record-store ${op}s without audit`, (n * 1000) / off, 'rows/s', 'baseline', true);
+  line(`record-store audit ${op} ratio`, off / on, 'x without', '0.80', off / on >= 0.8);
+}
+const allOn = auditMs.create[0] + auditMs.update[0];
+const allOff = auditMs.create[1] + auditMs.update[1];
+line('record-store audit write ratio (creates and updates)', allOff / allOn, 'x without', '0.80', allOff / allOn >= 0.8);
+console.log(`# audit rows written: ${auditedRows.count}`);
 console.log(`# ${RECORDS} records of ${itemColumns} fields; page 21 of 50 with count of ${hand.count}`);
 
 raw.close();
