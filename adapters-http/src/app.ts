@@ -17,6 +17,7 @@ import {
 import type { PuzzleSeal } from './auth/puzzle-seal.js';
 import { CallerCache } from './caller-cache.js';
 import { sendText } from './http-errors.js';
+import { DEFAULT_JSON_MAX_DEPTH, verifyJsonDepth } from './json-depth.js';
 import { requestLog } from './request-log.js';
 import { adminRoutes } from './routes/admin-routes.js';
 import { contextRoutes } from './routes/context-routes.js';
@@ -26,6 +27,7 @@ import { graphRoutes, type GraphRouteDeps } from './routes/graph-routes.js';
 import { providerRoutes, type ProviderRouteDeps } from './routes/provider-routes.js';
 import { organizationRoutes, type OrganizationFactory } from './routes/organization-routes.js';
 import { signInRoutes } from './routes/sign-in-routes.js';
+import { staticAssets } from './static-assets.js';
 import { streamRoutes } from './routes/stream-routes.js';
 import { surveyRoutes } from './routes/survey-routes.js';
 import { sessionGuard } from './session-guard.js';
@@ -44,6 +46,11 @@ export type HttpConfig = {
   trustProxy?: number;
   languages?: readonly string[];
   jsonLimit?: string;
+  /** Deepest nesting of a JSON body (default 64): deeper is 400 ERR_INPUT before parsing (issue 22). */
+  jsonMaxDepth?: number;
+  /** Realtime streams open at once per session and per user (default 5 each): beyond is 429 (issue 22). */
+  streamsPerSession?: number;
+  streamsPerUser?: number;
 };
 
 export type HttpDeps = {
@@ -94,7 +101,8 @@ export const createApp = (deps: HttpDeps): express.Express => {
   const callers = new CallerCache(deps.clock);
   const guard = sessionGuard(deps.signIn, deps.tenants, callers);
   const api = express.Router();
-  api.use(express.json({ limit: deps.config.jsonLimit ?? JSON_BODY_LIMIT }));
+  // The depth is checked on the raw bytes, before the parser and every recursive codec (json-depth.ts).
+  api.use(express.json({ limit: deps.config.jsonLimit ?? JSON_BODY_LIMIT, verify: verifyJsonDepth(deps.config.jsonMaxDepth ?? DEFAULT_JSON_MAX_DEPTH) }));
   api.use(express.urlencoded({ extended: false, limit: FORM_BODY_LIMIT }));
   api.use((_req, res, next) => {
     res.setHeader('Cache-Control', 'no-store');
@@ -114,14 +122,8 @@ export const createApp = (deps: HttpDeps): express.Express => {
   if (deps.providers) app.use('/auth', providerRoutes(deps.providers));
 
   const dist = deps.config.staticDir ? resolve(deps.config.staticDir) : undefined;
-  if (dist && existsSync(join(dist, 'index.html'))) {
-    app.use(express.static(dist, { index: false, maxAge: '1h' }));
-    // The client routes (/login, /!/list/account, ...) all load the same page.
-    app.get(/^\/(?!api\/).*/, (_req, res) => {
-      res.setHeader('Cache-Control', 'no-cache');
-      res.sendFile(join(dist, 'index.html'));
-    });
-  }
+  // The built client, precompressed, with the SPA fallback (static-assets.ts).
+  if (dist && existsSync(join(dist, 'index.html'))) app.use(staticAssets(dist));
   app.use((req, res) => sendText(res, 404, `ERR_NOT_FOUND: ${req.path}`));
   app.use(errorHandler(deps.logger));
   return app;
@@ -139,6 +141,7 @@ const errorHandler =
     if (e.type === 'entity.too.large')
       return sendText(res, 413, `ERR_TOO_LARGE: the body is over the limit of ${Math.round((e.limit ?? 0) / 1024)} KB`);
     if (e.type === 'entity.parse.failed') return sendText(res, 400, 'ERR_INPUT: the body is not valid JSON');
+    if (e.type === 'entity.too.deep') return sendText(res, 400, `ERR_INPUT: ${e.message ?? 'the body is nested too deep'} (limit jsonMaxDepth)`);
     if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) return sendText(res, 400, `ERR_INPUT: ${e.message ?? 'bad request'}`);
     const id = String(res.locals.requestId ?? '');
     logger.error({ reqId: id, err }, 'unexpected error');
