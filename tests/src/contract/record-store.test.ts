@@ -516,7 +516,7 @@ describe.each(STORES)('RecordStore contract: $name', (factory) => {
   });
 
   describe('audit: every create, update and delete is an audit row of the same transaction (issue 23 item 6)', () => {
-    const auditRows = async (filter?: FetchRequest['entity']['filter']): Promise<EntityRecord[]> =>
+    const auditRows = async (filter?: FetchRequest['entity']['filter']): Promise<FetchResult['records']> =>
       ok(
         await s.store.retrieveMultiple(sys, {
           entity: {
