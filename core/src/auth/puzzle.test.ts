@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
 import { createHash } from 'node:crypto';
-import { PUZZLE_ALPHABET, puzzleSuffix, solvePuzzle, verifyPuzzle } from './puzzle.js';
+import { DEFAULT_PUZZLE_BITS, PUZZLE_ALPHABET, PUZZLE_BASE_BITS, puzzleSuffix, solvePuzzle, verifyPuzzle } from './puzzle.js';
 
 const sha256Hex = (s: string): string => createHash('sha256').update(s, 'utf8').digest('hex');
 const asyncSha = async (s: string): Promise<string> => sha256Hex(s);
@@ -61,5 +61,27 @@ describe('sign-up puzzle: a letters-and-digits suffix whose SHA-256 hex of salt 
       }),
       { numRuns: 5 },
     );
+  });
+});
+
+describe('issue 22 item 4: the difficulty in bits, the spec rule (4 hex characters) as its base', () => {
+  it('16 bits is exactly the spec rule; a solution at b bits holds at every lower difficulty down to 16', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.stringMatching(/^[0-9a-z]{1,8}$/), fc.stringMatching(/^[0-9a-f]{8}$/), fc.integer({ min: 16, max: 17 }), async (salt, hash, bits) => {
+        const r = await solvePuzzle(salt, hash, sha256Hex, 2 ** 22, bits);
+        expect(E.isRight(r)).toBe(true);
+        if (!E.isRight(r)) return;
+        const digest = sha256Hex(salt + r.right);
+        for (let b = PUZZLE_BASE_BITS; b <= bits; b++) expect(await verifyPuzzle(salt, hash, r.right, sha256Hex, b)).toBe(true);
+        // The base rule is the spec's: the first 4 hex characters match.
+        expect(digest.slice(0, 4)).toBe(hash.slice(0, 4));
+      }),
+      { numRuns: 5 },
+    );
+  });
+  it('a difficulty below the base counts as the base: no server asks less than the spec', async () => {
+    expect(await verifyPuzzle('s', 'abcd', 'x', () => 'abc0', 1)).toBe(false);
+    expect(await verifyPuzzle('s', 'abcd', 'x', () => 'abcd', 1)).toBe(true);
+    expect(DEFAULT_PUZZLE_BITS).toBe(19);
   });
 });

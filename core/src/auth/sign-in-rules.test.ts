@@ -1,43 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { ACCOUNT_FAILURE_LIMIT, FailureLimiter } from './failure-limiter.js';
 import { normalizeOrganizationName, passwordProblem } from './sign-in-rules.js';
 import { AppErrorLog, ERROR_LOG_MAX_CHARS } from '../services/app-error-log.js';
 import { magicLinkUrl } from '../services/sign-in.js';
-
-describe('failed sign-in limits', () => {
-  it('an account is refused after 100 failures within an hour, and the wait ends when the oldest failure leaves the hour', () => {
-    fc.assert(
-      fc.property(fc.array(fc.integer({ min: 0, max: 3_600_000 }), { minLength: 100, maxLength: 140 }), (offsets) => {
-        const times = [...offsets].sort((a, b) => a - b);
-        const limiter = new FailureLimiter(ACCOUNT_FAILURE_LIMIT);
-        const t0 = Date.UTC(2026, 0, 1);
-        for (const t of times) limiter.fail('acme/a@b', new Date(t0 + t));
-        const last = times[times.length - 1];
-        const now = new Date(t0 + last);
-        const inWindow = times.filter((t) => t > last - 3_600_000).length;
-        const verdict = limiter.check('acme/a@b', now);
-        expect(verdict.allowed).toBe(inWindow < 100);
-        if (!verdict.allowed) {
-          const later = new Date(now.getTime() + verdict.retryAfterSeconds * 1000);
-          expect(limiter.check('acme/a@b', later).allowed).toBe(true);
-          expect(limiter.check('other', now).allowed).toBe(true);
-        }
-      }),
-    );
-  });
-
-  it('99 failures leave the account open; clearing forgets them', () => {
-    const limiter = new FailureLimiter({ limit: 100, windowMs: 3_600_000 });
-    const now = new Date();
-    for (let i = 0; i < 99; i++) limiter.fail('k', now);
-    expect(limiter.check('k', now).allowed).toBe(true);
-    limiter.fail('k', now);
-    expect(limiter.check('k', now)).toEqual({ allowed: false, retryAfterSeconds: 3600 });
-    limiter.clear('k');
-    expect(limiter.check('k', now).allowed).toBe(true);
-  });
-});
 
 describe('organization names', () => {
   it('a valid name is letters, digits and dashes: no path tricks, and normalizing is idempotent', () => {

@@ -8,8 +8,6 @@ export const DEFAULT_SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
 export const STREAM_TOKEN_VALIDITY_MS = 60 * 1000;
 /** A sign-up puzzle must be solved and sent within this time. */
 export const PUZZLE_VALIDITY_MS = 10 * 60 * 1000;
-/** Hex characters of the hash the puzzle solution must match (spec 000 section 9: the first 4). */
-export const PUZZLE_DIFFICULTY = 4;
 
 /** The status text of every 401 (API.md). */
 export const NOT_AUTHORIZED = 'NOT AUTHORIZED';

@@ -5,6 +5,7 @@ export * from './record-store.js';
 export * from './change-feed.js';
 export * from './password-hasher.js';
 export * from './session-store.js';
+export * from './attempt-ledger.js';
 export * from './organization-directory.js';
 export * from './mailer.js';
 export * from './schema-store.js';

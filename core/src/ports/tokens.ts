@@ -15,6 +15,7 @@ import type { Mailer } from './mailer.js';
 import type { OrganizationDirectory } from './organization-directory.js';
 import type { PasswordHasher } from './password-hasher.js';
 import type { SessionStore } from './session-store.js';
+import type { AttemptLedger } from './attempt-ledger.js';
 import type { SchemaStore } from './schema-store.js';
 import type { TenantRegistry } from './tenant-registry.js';
 
@@ -29,6 +30,7 @@ export const Tokens = {
   IdGenerator: token<IdGenerator>('IdGenerator'),
   SchemaStore: token<SchemaStore>('SchemaStore'),
   SessionStore: token<SessionStore>('SessionStore'),
+  AttemptLedger: token<AttemptLedger>('AttemptLedger'),
   OrganizationDirectory: token<OrganizationDirectory>('OrganizationDirectory'),
   TenantRegistry: token<TenantRegistry>('TenantRegistry'),
   PasswordHasher: token<PasswordHasher>('PasswordHasher'),

@@ -4,7 +4,9 @@ import type { Mailer } from '../ports/mailer.js';
 import type { DirectoryUser, OrganizationDirectory } from '../ports/organization-directory.js';
 import type { PasswordHasher } from '../ports/password-hasher.js';
 import { LINK_TOKEN_PREFIX, type LinkPurpose, type SessionInfo, type SessionStore } from '../ports/session-store.js';
-import { ACCOUNT_FAILURE_LIMIT, ADDRESS_FAILURE_LIMIT, FailureLimiter } from '../auth/failure-limiter.js';
+import type { AttemptLedger } from '../ports/attempt-ledger.js';
+import { AttemptKeys, DEFAULT_SIGN_IN_LIMITS, retryAfterSeconds, type SignInLimits } from '../auth/attempt-limits.js';
+import { AttemptLimiter, InMemoryAttemptLedger, type AttemptVerdict } from './attempt-limiter.js';
 import {
   MAGIC_LINK_VALIDITY_MS,
   MagicAnswer,
@@ -24,6 +26,8 @@ export type SignInConfig = {
   sessionIdleMs: number;
   /** The public address of the web client, for the links in e-mails (e.g. http://localhost:8080). */
   publicUrl: string;
+  /** Failed sign-ins and mailed links (default DEFAULT_SIGN_IN_LIMITS; docs/operations.md "Limits"). */
+  limits?: SignInLimits;
 };
 
 export type SignInDeps = {
@@ -33,6 +37,11 @@ export type SignInDeps = {
   mailer: Mailer;
   clock: Clock;
   config: SignInConfig;
+  /**
+   * Where the limits count (the catalog database: a restart keeps the counts and every server
+   * process shares them). Without it they count in this process's memory only.
+   */
+  attempts?: AttemptLedger;
 };
 
 /** Who is asking, for the session record and the per-address limit. */
@@ -51,11 +60,14 @@ export type PasswordChangeRefusal = { status: number; text: string };
  * an organization or user exists all answer alike, after the same amount of hashing work.
  */
 export class SignInService {
-  private readonly accountFailures = new FailureLimiter(ACCOUNT_FAILURE_LIMIT);
-  private readonly addressFailures = new FailureLimiter(ADDRESS_FAILURE_LIMIT);
+  private readonly attempts: AttemptLimiter;
+  private readonly limits: SignInLimits;
   private dummyHash: Promise<string> | null = null;
 
-  constructor(private readonly deps: SignInDeps) {}
+  constructor(private readonly deps: SignInDeps) {
+    this.attempts = new AttemptLimiter(deps.attempts ?? new InMemoryAttemptLedger(), deps.clock);
+    this.limits = deps.config.limits ?? DEFAULT_SIGN_IN_LIMITS;
+  }
 
   /** A hash to verify against when there is no user, so that unknown users cost the same time. */
   private decoy(): Promise<string> {
@@ -63,19 +75,24 @@ export class SignInService {
     return this.dummyHash;
   }
 
-  private limited(org: string, email: string, client: Client): SignInFailure | null {
-    const now = this.deps.clock.now();
-    const byAccount = this.accountFailures.check(`${org}/${email}`, now);
-    const byAddress = this.addressFailures.check(client.ip, now);
-    const waits = [byAccount, byAddress].flatMap((v) => (v.allowed ? [] : [v.retryAfterSeconds]));
-    return waits.length > 0 ? tooManyAttempts(Math.max(...waits)) : null;
+  /**
+   * Counts a password attempt against the account and the address BEFORE the hash is checked:
+   * parallel attempts each take their place in the count, so none passes a check made before the
+   * others were counted (issue 22 item 3). null: go ahead; the attempt stays counted as a failure
+   * unless `succeeded` gives it back.
+   */
+  private async reserve(org: string, email: string, client: Client): Promise<SignInFailure | null> {
+    const v = await this.attempts.reserveAll([
+      [AttemptKeys.account(org, email), this.limits.account],
+      [AttemptKeys.address(client.ip), this.limits.address],
+    ]);
+    return refusal(v);
   }
 
-  private failed(org: string, email: string, client: Client): SignInFailure {
-    const now = this.deps.clock.now();
-    this.accountFailures.fail(`${org}/${email}`, now);
-    this.addressFailures.fail(client.ip, now);
-    return invalidCredentials();
+  /** The attempt reserved was right: the account starts over and the address gets its attempt back. */
+  private async succeeded(org: string, email: string, client: Client): Promise<void> {
+    await this.attempts.clear(AttemptKeys.account(org, email));
+    await this.attempts.release(AttemptKeys.address(client.ip));
   }
 
   /** Finds the user and checks the password, doing one hash verification whatever happens. */
@@ -100,16 +117,17 @@ export class SignInService {
   async login(creds: Credentials, client: Client): Promise<Either<SignInFailure, SignedIn>> {
     const org = normalizeOrganizationName(creds.organization) ?? '';
     const email = normalizeEmail(creds.username);
-    const refused = this.limited(org, email, client);
-    if (refused) return left(refused);
-
+    // A link's 256-bit token cannot be guessed, so links skip the account's delay: whoever delays
+    // a known user by failing on purpose cannot keep that user from signing in by a mailed link.
     if (creds.password.startsWith(LINK_TOKEN_PREFIX) && org) {
       const viaLink = await this.loginByLink(org, email, creds.password, client);
       if (viaLink) return viaLink;
     }
+    const refused = await this.reserve(org, email, client);
+    if (refused) return left(refused);
     const user = await this.check(creds);
-    if (!user) return left(this.failed(org, email, client));
-    this.accountFailures.clear(`${org}/${email}`);
+    if (!user) return left(invalidCredentials());
+    await this.succeeded(org, email, client);
     if (user.mustChangePassword) return left(mustChangePassword('ADMIN_CHANGE'));
     return right(await this.open(org, user, client));
   }
@@ -121,12 +139,18 @@ export class SignInService {
     if (peek._tag === 'Unknown') return null;
     if (peek._tag === 'Expired') return left(magicTimeout());
     const user = await this.deps.directory.findUserById(org, peek.link.userId);
-    if (!user || !user.active || normalizeEmail(user.email) !== email || peek.link.purpose === 'STREAM') return left(this.failed(org, email, client));
+    if (!user || !user.active || normalizeEmail(user.email) !== email || peek.link.purpose === 'STREAM') return this.linkMismatch(org, email, client);
     // Invitations and forgotten passwords lead to the password form; the link stays valid for it.
     if (peek.link.purpose === 'INVITE' || peek.link.purpose === 'USER_FORGOT') return left(mustChangePassword(peek.link.purpose));
     const used = await this.deps.sessions.redeemLink(org, token, now);
     if (used._tag !== 'Redeemed') return left(magicTimeout());
     return right(await this.open(org, user, client));
+  }
+
+  /** A link used with another user's e-mail counts as a failed sign-in of that account. */
+  private async linkMismatch(org: string, email: string, client: Client): Promise<Either<SignInFailure, SignedIn>> {
+    const refused = await this.reserve(org, email, client);
+    return left(refused ?? invalidCredentials());
   }
 
   /** The session of a token, or null (then the answer is 401 NOT AUTHORIZED). */
@@ -150,13 +174,17 @@ export class SignInService {
   ): Promise<Either<SignInFailure, string>> {
     const org = normalizeOrganizationName(input.organization) ?? '';
     const email = normalizeEmail(input.username);
-    const refused = this.limited(org, email, client);
+    // Every request counts, for a known user or not, so the answer tells nothing about accounts
+    // and no mailbox is flooded (issue 22 item 8: per recipient and per address).
+    const refused = refusal(
+      await this.attempts.reserveAll([
+        [AttemptKeys.linkRecipient(org, email), this.limits.linkRecipient],
+        [AttemptKeys.linkAddress(client.ip), this.limits.linkAddress],
+      ]),
+    );
     if (refused) return left(refused);
-    // Each request counts against the limits like a failure: links must not flood a mailbox.
-    this.addressFailures.fail(client.ip, this.deps.clock.now());
     const user = org && (await this.deps.directory.status(org)) === 'ready' ? await this.deps.directory.findUserByEmail(org, email) : null;
     if (!user || !user.active) return right(MagicAnswer.checkEmail);
-    this.accountFailures.fail(`${org}/${email}`, this.deps.clock.now());
     const purpose: LinkPurpose =
       input.reason === 'INVITE' && invitedBy ? 'INVITE' : input.reason === 'USER_FORGOT' ? 'USER_FORGOT' : 'SIGN_IN';
     await this.mailLink(org, user, purpose, input.ret, invitedBy);
@@ -182,13 +210,14 @@ export class SignInService {
 
   /**
    * POST /api/mustchangepassword: the password (or the link token of an invitation or reset)
-   * proves who asks; the new password replaces it and a session opens.
+   * proves who asks; the new password replaces it and a session opens. Only for a change that
+   * is pending (issue 22 item 9): an invitation or reset link, or a user whose password must
+   * change (ADMIN_CHANGE). Otherwise it answers as a wrong password would (401 ERR_LOGIN), and
+   * counts as one: changing one's own password is /api/changepassword, with a session.
    */
   async changeForced(creds: Credentials & { newPassword: string }, client: Client): Promise<Either<SignInFailure, SignedIn>> {
     const org = normalizeOrganizationName(creds.organization) ?? '';
     const email = normalizeEmail(creds.username);
-    const refused = this.limited(org, email, client);
-    if (refused) return left(refused);
     const problem = passwordProblem(creds.newPassword);
     let user: DirectoryUser | null = null;
     if (creds.password.startsWith(LINK_TOKEN_PREFIX) && org) {
@@ -206,13 +235,16 @@ export class SignInService {
       }
     }
     if (!user) {
+      const refused = await this.reserve(org, email, client);
+      if (refused) return left(refused);
       user = await this.check(creds);
-      if (!user) return left(this.failed(org, email, client));
+      if (!user || !user.mustChangePassword) return left(invalidCredentials());
+      await this.succeeded(org, email, client);
       if (problem) return left({ reason: 'ERR_PASSWORD', message: problem, status: 400 });
     }
     await this.deps.directory.setPassword(org, user.id, await this.deps.hasher.hash(creds.newPassword), false);
     await this.deps.sessions.endForUser(org, user.id);
-    this.accountFailures.clear(`${org}/${email}`);
+    await this.attempts.clear(AttemptKeys.account(org, email));
     return right(await this.open(org, user, client));
   }
 
@@ -242,6 +274,9 @@ export class SignInService {
     return right('OK');
   }
 }
+
+/** A refused reservation as the login page shows it: 429 ERR_TOO_MANY_ATTEMPTS with Retry-After. */
+const refusal = (v: AttemptVerdict): SignInFailure | null => (v.allowed ? null : tooManyAttempts(retryAfterSeconds(v.retryAfterMs)));
 
 /** The link of an e-mail: the /magic route with o, u, q, reason and ret (spec 000 section 2). */
 export const magicLinkUrl = (
