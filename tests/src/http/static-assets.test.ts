@@ -82,7 +82,7 @@ describe('built assets arrive precompressed (issue 23 item 5)', () => {
   });
 
   it('no Accept-Encoding, identity, or every coding refused: the original bytes, still marked as varying', async () => {
-    for (const headers of [{}, { 'accept-encoding': 'identity' }, { 'accept-encoding': 'deflate' }, { 'accept-encoding': '*;q=0, identity' }]) {
+    for (const headers of [{} as Record<string, string>, { 'accept-encoding': 'identity' }, { 'accept-encoding': 'deflate' }, { 'accept-encoding': '*;q=0, identity' }]) {
       const r = await raw(`/${BUNDLE}`, headers);
       expect(r.status).toBe(200);
       expect(r.headers['content-encoding']).toBeUndefined();
@@ -169,7 +169,7 @@ describe('only built files are served', () => {
       '//etc/passwd',
     ];
     for (const path of attempts) {
-      for (const accept of [{}, { 'accept-encoding': 'br, gzip' }]) {
+      for (const accept of [{} as Record<string, string>, { 'accept-encoding': 'br, gzip' }]) {
         const r = await raw(path, accept);
         const text = r.headers['content-encoding'] === 'br' ? brotliDecompressSync(r.body).toString() : r.headers['content-encoding'] === 'gzip' ? gunzipSync(r.body).toString() : r.body.toString();
         expect(text, path).not.toContain(SECRET);
