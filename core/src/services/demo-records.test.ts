@@ -83,13 +83,20 @@ const rules: Record<string, (set: Set, today: string, now: Date) => void> = {
       else expect(day(inv.senton) >= String(inv.invoicedate)).toBe(true);
     }
   },
-  'every account, product, work order and invoice has a number as an auto number gives it, each once': (set) => {
+  'every account, product, work order and invoice has a number as an auto number gives it, each once, in date order': (set) => {
     for (const [entity, field, prefix] of [['account', 'accountnumber', 'ACC'], ['product', 'productnumber', 'PRD'], ['workorder', 'workordernumber', 'WO'], ['invoice', 'invoicenumber', 'INV']] as const) {
       const numbers = records(set, entity).map((r) => r[field]);
       expect(numbers.length).toBeGreaterThan(0);
       for (const n of numbers) expect(n).toMatch(new RegExp(`^${prefix}-\\d{5}$`));
       expect(new Set(numbers).size).toBe(numbers.length);
     }
+    // Work orders are numbered in the order of their start, invoices in the order of issue.
+    const ordered = (entity: string, numberField: string, dateField: string) => {
+      const sorted = [...records(set, entity)].filter((r) => r[dateField] !== undefined).sort((a, b) => String(a[numberField]).localeCompare(String(b[numberField])));
+      for (let i = 1; i < sorted.length; i++) expect(String(sorted[i][dateField]) >= String(sorted[i - 1][dateField])).toBe(true);
+    };
+    ordered('workorder', 'workordernumber', 'scheduledstart');
+    ordered('invoice', 'invoicenumber', 'invoicedate');
   },
   'the administrator owns accounts, contacts, leads, opportunities, equipment and work orders': (set) => {
     for (const entity of ['account', 'contact', 'lead', 'opportunity', 'invoice', 'equipment', 'workorder'])
@@ -128,6 +135,19 @@ const rules: Record<string, (set: Set, today: string, now: Date) => void> = {
         if (r.contactid) expect(idOf(find(set, 'contact', idOf(r.contactid))?.parentcustomerid)).toBe(idOf(r.customerid));
         if (r.equipmentid) expect(idOf(find(set, 'equipment', idOf(r.equipmentid))?.accountid)).toBe(idOf(r.customerid));
       }
+  },
+  'no prospect has bought: won deals, equipment and invoices belong to customers, partners or former customers; work on equipment follows its installation': (set) => {
+    const bought = [
+      ...records(set, 'opportunity').filter((o) => o.outcome === 2).map((o) => o.customerid),
+      ...records(set, 'equipment').map((e) => e.accountid),
+      ...records(set, 'invoice').map((i) => i.customerid),
+    ];
+    for (const ref of bought) expect(find(set, 'account', idOf(ref))?.customertype).not.toBe(1);
+    for (const w of records(set, 'workorder')) {
+      const kit = find(set, 'equipment', idOf(w.equipmentid));
+      if (kit && w.scheduledstart) expect(day(w.scheduledstart) > String(kit.installedon)).toBe(true);
+      if (!kit) expect([w.workordertype, w.status === 1 || w.status === 2]).toEqual([1, true]);
+    }
   },
   'open opportunities close today or later, decided ones closed in the past; won at 100 %, lost at 0 %': (set, today) => {
     for (const o of records(set, 'opportunity')) {

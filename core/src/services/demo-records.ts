@@ -306,9 +306,11 @@ const opportunities = (ctx: Context): EntityRecord[] => {
   return Array.from({ length: ctx.count('opportunity') }, (_, i) => {
     // Each salesperson's first two deals are open and close this month: the Opportunities list opens on "Closes: This month" and Mine.
     const forced = i < 2 * ctx.sales.length ? ctx.sales[i % ctx.sales.length].userId : undefined;
-    const account = r.pick(forced ? accs.filter((a) => lookupId(a.ownerid) === forced) : accs);
-    const contact = r.pick(contactsOf(ctx, String(account.id))) as EntityRecord | undefined;
     const outcome = forced ? 1 : r.weighted([[1, 55], [2, 25], [3, 20]] as const);
+    // A won deal made the account a customer (or it is a partner): no prospect has bought.
+    const candidates = accs.filter((a) => (!forced || lookupId(a.ownerid) === forced) && (outcome !== 2 || a.customertype === 2 || a.customertype === 3));
+    const account = r.pick(candidates);
+    const contact = r.pick(contactsOf(ctx, String(account.id))) as EntityRecord | undefined;
     const lines: Line[] = Array.from({ length: r.int(1, 3) }, () => {
       const product = r.pick(sellable);
       return { product, quantity: product.category === SOFTWARE ? 1 : r.int(1, 6), discount: r.pick([0, 0, 5, 10]) };
@@ -379,21 +381,24 @@ const WORK_TYPES: Record<number, string> = { 1: 'Installation', 2: 'Repair', 3: 
  */
 const workorders = (ctx: Context): EntityRecord[] => {
   const { r, now, today } = ctx;
-  // Retired equipment gets no more work.
-  const kit = (ctx.made.get('equipment') ?? []).filter((e) => e.condition !== 4);
+  // Retired equipment, and a former customer's, gets no more work.
+  const kit = (ctx.made.get('equipment') ?? []).filter((e) => e.condition !== 4 && byId(ctx, 'account', lookupId(e.accountid))?.customertype !== 4);
   const customers = (ctx.made.get('account') ?? []).filter((a) => a.customertype === 2 || a.customertype === 3);
   const out = Array.from({ length: ctx.count('workorder') }, (_, i): EntityRecord => {
     // Each technician's first two jobs are Scheduled: the Work Orders list opens on Scheduled and Mine.
     const status = i < 2 * ctx.service.length ? 2 : r.weighted([[4, 40], [2, 25], [3, 10], [1, 15], [5, 10]] as const);
-    const onKit = r.next() < 0.75 ? r.pick(kit) : undefined;
+    // Work without equipment is an installation still to come; everything else is done on a customer's equipment.
+    const onKit = (status === 1 || status === 2) && r.next() < 0.35 ? undefined : r.pick(kit);
     const account = onKit ? byId(ctx, 'account', lookupId(onKit.accountid))! : r.pick(customers);
-    const type = onKit ? r.pick([2, 3, 4]) : status === 1 || status === 2 ? 1 : r.pick([3, 4]);
+    const type = onKit ? r.pick([2, 3, 4]) : 1;
     const minutes = r.int(2, 16) * 30;
+    // Work on equipment comes after it was installed.
+    const age = onKit ? Math.round((today.getTime() - Date.parse(String(onKit.installedon))) / DAY_MS) : 1000;
     let start: Date | undefined;
-    if (status === 4) start = atHour(addDays(today, -r.int(1, 150)), r.int(7, 13));
+    if (status === 4) start = atHour(addDays(today, -r.int(1, Math.min(150, age - 1))), r.int(7, 13));
     else if (status === 2) start = atHour(addDays(today, r.int(1, 45)), r.int(7, 13));
     else if (status === 3) start = new Date(Math.floor((now.getTime() - r.int(1, Math.max(1, minutes / 30 - 1)) * 1_800_000) / 1_800_000) * 1_800_000);
-    else if (status === 5) start = atHour(addDays(today, r.int(-60, 30)), r.int(7, 13));
+    else if (status === 5) start = atHour(addDays(today, r.int(-Math.min(60, age - 1), 30)), r.int(7, 13));
     const end = start ? new Date(start.getTime() + minutes * 60_000) : undefined;
     const warranty = onKit && start ? String(onKit.warrantyend) >= isoDay(start) : false;
     const subtype = type * 10 + (type === 2 ? (warranty ? 1 : 2) : type === 3 ? (r.next() < 0.2 ? 2 : 1) : r.int(1, 2));
@@ -453,7 +458,7 @@ const invoices = (ctx: Context): { invoices: EntityRecord[]; lines: EntityRecord
     .reverse();
   const out: EntityRecord[] = [];
   const lines: EntityRecord[] = [];
-  sources.forEach(({ rec, done, by }, i) => {
+  sources.forEach(({ rec, done, by }) => {
     const account = byId(ctx, 'account', lookupId(rec.customerid))!;
     const owner = ownerOf(account, ctx.owners);
     const issuedMs = Math.min(new Date(done).getTime() + r.int(0, 7) * DAY_MS, today.getTime());
@@ -467,7 +472,6 @@ const invoices = (ctx: Context): { invoices: EntityRecord[]; lines: EntityRecord
     out.push({
       id,
       name: String(rec.name),
-      invoicenumber: autoNumber('INV', i + 1),
       customerid: rec.customerid,
       ...(rec.contactid ? { contactid: rec.contactid } : {}),
       [by]: lookup(String(rec.id), by === 'opportunityid' ? 'opportunity' : 'workorder'),
@@ -489,6 +493,9 @@ const invoices = (ctx: Context): { invoices: EntityRecord[]; lines: EntityRecord
       }),
     );
   });
+  // Numbered in the order they were issued, as the law of most countries wants of invoices.
+  out.sort((a, b) => String(a.invoicedate).localeCompare(String(b.invoicedate)));
+  out.forEach((inv, i) => (inv.invoicenumber = autoNumber('INV', i + 1)));
   return { invoices: out, lines };
 };
 
