@@ -14,6 +14,14 @@ export const cz: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   MsgSaveToAdd: 'Uložte tento záznam, abyste viděli související záznamy.',
   // Record form, issue 23: the system user, the version conflict, many-to-many lists
   LblSystem: 'Systém',
+  // Record form, issue 23 item 6: the History panel (audit rows of the record)
+  LblHistory: 'Historie',
+  MsgHistoryEmpty: 'Žádné zaznamenané změny',
+  MsgHistoryCreated: 'Vytvořeno',
+  MsgHistoryUpdated: 'Změněno',
+  MsgHistoryDeleted: 'Smazáno',
+  MsgHistorySecret: 'změněno (hodnota se nezobrazuje)',
+  LblEmptyValue: '(prázdné)',
   MsgConflictHelp: 'Znovu načíst zobrazí uloženou verzi a zahodí vaše změny. Ponechat moje použije vaše změny na uloženou verzi, zkontrolujte je a uložte.',
   CmdKeepMine: 'Ponechat moje',
   MsgConflictField: 'Změnil také {modifier}',

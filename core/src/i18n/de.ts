@@ -15,6 +15,14 @@ export const de: Record<MessageKey, Message<OneOtherPluralCategory>> = {
   MsgSaveToAdd: 'Speichern Sie diesen Datensatz, um zugehörige Datensätze zu sehen.',
   // Record form, issue 23: the system user, the version conflict, many-to-many lists
   LblSystem: 'System',
+  // Record form, issue 23 item 6: the History panel (audit rows of the record)
+  LblHistory: 'Verlauf',
+  MsgHistoryEmpty: 'Keine Änderungen aufgezeichnet',
+  MsgHistoryCreated: 'Erstellt',
+  MsgHistoryUpdated: 'Geändert',
+  MsgHistoryDeleted: 'Gelöscht',
+  MsgHistorySecret: 'geändert (Wert nicht angezeigt)',
+  LblEmptyValue: '(leer)',
   MsgConflictHelp: 'Neu laden zeigt die gespeicherte Version und verwirft Ihre Änderungen. Meine behalten setzt Ihre Änderungen auf die gespeicherte Version, damit Sie sie prüfen und speichern.',
   CmdKeepMine: 'Meine behalten',
   MsgConflictField: 'Auch von {modifier} geändert',

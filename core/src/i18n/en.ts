@@ -20,6 +20,14 @@ export const en = {
   MsgSaveToAdd: 'Save this record to see related records.',
   // Record form, issue 23: the system user, the version conflict, many-to-many lists
   LblSystem: 'System',
+  // Record form, issue 23 item 6: the History panel (audit rows of the record)
+  LblHistory: 'History',
+  MsgHistoryEmpty: 'No changes recorded',
+  MsgHistoryCreated: 'Created',
+  MsgHistoryUpdated: 'Changed',
+  MsgHistoryDeleted: 'Deleted',
+  MsgHistorySecret: 'changed (value not shown)',
+  LblEmptyValue: '(empty)',
   MsgConflictHelp: 'Reload shows the saved version and discards your changes. Keep mine puts your changes on top of the saved version for you to review and save.',
   CmdKeepMine: 'Keep mine',
   MsgConflictField: 'Also changed by {modifier}',

@@ -14,6 +14,14 @@ export const sk: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   MsgSaveToAdd: 'Uložte tento záznam, aby ste videli súvisiace záznamy.',
   // Record form, issue 23: the system user, the version conflict, many-to-many lists
   LblSystem: 'Systém',
+  // Record form, issue 23 item 6: the History panel (audit rows of the record)
+  LblHistory: 'História',
+  MsgHistoryEmpty: 'Žiadne zaznamenané zmeny',
+  MsgHistoryCreated: 'Vytvorené',
+  MsgHistoryUpdated: 'Zmenené',
+  MsgHistoryDeleted: 'Odstránené',
+  MsgHistorySecret: 'zmenené (hodnota sa nezobrazuje)',
+  LblEmptyValue: '(prázdne)',
   MsgConflictHelp: 'Znovu načítať zobrazí uloženú verziu a zahodí vaše zmeny. Ponechať moje použije vaše zmeny na uloženú verziu, skontrolujte ich a uložte.',
   CmdKeepMine: 'Ponechať moje',
   MsgConflictField: 'Zmenil aj {modifier}',

@@ -11,6 +11,7 @@ import { lookupLabel } from '../format.js';
 import { alertDialog, alertFailure, ask, confirmDialog, toast } from '../ui/dialogs.js';
 import { Icon } from '../ui/icons.js';
 import { formOf } from './form-of.js';
+import { HistoryPanel, showsHistory } from './history-panel.js';
 import { NavigationGuard } from './navigation-guard.js';
 import { PanelView, type PanelContext } from './panels.js';
 import type { QuickCreateProps } from './quick-create.js';
@@ -244,6 +245,7 @@ const RecordFormScreen = ({ entity, form, entityName, id: routeId, formName, ini
           {form.panels.map((p: Panel) => (
             <PanelView key={p.name} panel={p} ctx={ctx} />
           ))}
+          {showsHistory(entity, model.isNew) && <HistoryPanel entity={entity} id={routeId} version={model.loaded.value.versionnumber} />}
         </form>
       )}
     </div>
