@@ -302,7 +302,7 @@ describe('web client in a real browser (issue 8 section 6)', { timeout: 90_000 }
     await page.getByText('Read only').waitFor();
     expect(await page.getByRole('button', { name: 'Delete' }).count()).toBe(0);
     expect(await page.getByRole('button', { name: 'Save', exact: true }).count()).toBe(0);
-    expect(await page.getByLabel('Name (Required)', { exact: true }).isDisabled()).toBe(true);
+    expect(await page.getByRole('textbox', { name: 'Name (Required)', exact: true }).isDisabled()).toBe(true);
     await screenshot(page, 'form-read-only');
     const own = await accountOwnedBy(NINA);
     await openRecord(page, 'account', own.id);
