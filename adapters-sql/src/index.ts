@@ -16,9 +16,13 @@ export * from './records/sql-query.js';
 export * from './records/sql-steps.js';
 export * from './records/sql-runner.js';
 export * from './records/kysely-record-store.js';
+// Database work off the request thread: the SQLite worker pool of a data folder (issue 22).
+export * from './workers/sqlite-worker-pool.js';
+export * from './workers/worker-sqlite-runner.js';
 // The catalog (organizations, sessions, links; versioned by Kysely's Migrator) and the per-organization databases.
 export * from './catalog/catalog-database.js';
 export * from './catalog/kysely-session-store.js';
+export * from './catalog/kysely-attempt-ledger.js';
 export * from './catalog/kysely-organization-directory.js';
 export * from './tenants/organization-databases.js';
 export * from './tenants/kysely-tenant-registry.js';

@@ -27,34 +27,20 @@ export const STATEMENT_CACHE_SIZE = 500;
 const sameParams = (a: readonly unknown[], b: readonly unknown[] | undefined): boolean =>
   b !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
 
-class Rollback<T> {
+export class Rollback<T> {
   constructor(readonly result: T) {}
 }
 
-export class SqliteRunner implements SqlRunner {
-  readonly dialect: SqlDialect;
-  private readonly statements = new Map<string, Statement>();
-  /** SQL text of keyed commands, compiled once (see SqlCommand.key) */
+/** SQLite text and parameters of commands; keyed commands are compiled once (see SqlCommand.key). */
+export class SqliteCompiler {
   private readonly texts = new Map<string, string>();
 
   constructor(
-    private readonly raw: SqliteDatabase,
+    readonly dialect: SqlDialect,
     private readonly shadow?: ShadowCompiler,
-  ) {
-    this.dialect = sqliteDialect(raw);
-  }
+  ) {}
 
-  private prepare(text: string): Statement {
-    let st = this.statements.get(text);
-    if (st) return st;
-    st = this.raw.prepare(text);
-    if (this.statements.size >= STATEMENT_CACHE_SIZE) this.statements.delete(this.statements.keys().next().value as string);
-    this.statements.set(text, st);
-    return st;
-  }
-
-  /** Compiles and runs one command now. */
-  exec(command: SqlCommand): SqlResult {
+  compile(command: SqlCommand): { sql: string; params: unknown[] } {
     if (this.shadow) this.shadow.sink(command.build(this.shadow.dialect).compile());
     let text = command.key === undefined ? undefined : this.texts.get(command.key);
     let params = command.params as unknown[];
@@ -68,6 +54,45 @@ export class SqliteRunner implements SqlRunner {
         this.texts.set(command.key, text);
       }
     }
+    return { sql: text, params };
+  }
+
+  /** how many keyed texts are kept (tests) */
+  get keyedTexts(): number {
+    return this.texts.size;
+  }
+}
+
+export class SqliteRunner implements SqlRunner {
+  readonly dialect: SqlDialect;
+  private readonly statements = new Map<string, Statement>();
+  private readonly compiler: SqliteCompiler;
+
+  constructor(
+    private readonly raw: SqliteDatabase,
+    shadow?: ShadowCompiler,
+  ) {
+    this.dialect = sqliteDialect(raw);
+    this.compiler = new SqliteCompiler(this.dialect, shadow);
+  }
+
+  /** how many keyed texts are kept (tests) */
+  get keyedTexts(): number {
+    return this.compiler.keyedTexts;
+  }
+
+  private prepare(text: string): Statement {
+    let st = this.statements.get(text);
+    if (st) return st;
+    st = this.raw.prepare(text);
+    if (this.statements.size >= STATEMENT_CACHE_SIZE) this.statements.delete(this.statements.keys().next().value as string);
+    this.statements.set(text, st);
+    return st;
+  }
+
+  /** Compiles and runs one command now. */
+  exec(command: SqlCommand): SqlResult {
+    const { sql: text, params } = this.compiler.compile(command);
     const st = this.prepare(text);
     if (st.reader) return { rows: st.all(...params) as Row[], changes: 0 };
     return { rows: [], changes: st.run(...params).changes };

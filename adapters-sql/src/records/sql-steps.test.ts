@@ -26,7 +26,7 @@ const migrate = async (raw: ReturnType<typeof openSqlite>, entities: Entity[]): 
   if (r._tag === 'Left') throw new Error(JSON.stringify(r.left));
   return (r.right.applied as unknown as { entities: Entity[] }).entities;
 };
-const statementTexts = (runner: SqliteRunner): number => (runner as unknown as { texts: Map<string, string> }).texts.size;
+const statementTexts = (runner: SqliteRunner): number => runner.keyedTexts;
 
 describe('issue 5 section 3: bulk writes on SQLite reuse one statement per entity and written fields', () => {
   it('records of the same fields share one INSERT, also when the metadata lookup answers new entity objects each time', async () => {

@@ -25,6 +25,9 @@ import {
   sqliteDdl,
   sqliteKysely,
   SqliteRunner,
+  SqliteWorkerPool,
+  WorkerSqliteRunner,
+  type SqlRunner,
 } from '@tessera/adapters-sql';
 
 /** The metadata of the record-store contract: accounts with contacts, owners and teams. */
@@ -116,18 +119,24 @@ export type StoreUnderTest = {
 
 export type StoreFactory = { name: string; make: () => Promise<StoreUnderTest> };
 
-const sqliteStore = async (path: string, cleanup: () => void): Promise<StoreUnderTest> => {
+/** One worker pool for every store of a test file, as a host has one per data folder. */
+let pool: SqliteWorkerPool | undefined;
+const workerPool = (): SqliteWorkerPool => (pool ??= new SqliteWorkerPool({ size: 2 }));
+
+const sqliteStore = async (path: string, cleanup: () => void, onWorkers = false): Promise<StoreUnderTest> => {
   const raw = openSqlite(path);
   const applied = await migrateSchema(new KyselySchemaStore(sqliteKysely(raw), sqliteDdl, steppingClock()), ENTITIES);
   if (applied._tag === 'Left') throw new Error(JSON.stringify(applied.left));
   const mssql: CompiledQuery[] = [];
   const feed = new InMemoryChangeFeed();
-  const runner = new SqliteRunner(raw, { dialect: mssqlCompiler(), sink: (q) => mssql.push(q) });
+  const shadow = { dialect: mssqlCompiler(), sink: (q: CompiledQuery) => mssql.push(q) };
+  const runner: SqlRunner = onWorkers ? new WorkerSqliteRunner(raw, workerPool(), { shadow }) : new SqliteRunner(raw, shadow);
   return {
     store: new KyselyRecordStore(runner, lookup, steppingClock(), sequentialIds(), feed),
     feed,
     mssql,
     close: () => {
+      if (onWorkers) void workerPool().forget(raw.name);
       raw.close();
       cleanup();
     },
@@ -149,6 +158,14 @@ export const STORES: StoreFactory[] = [
     make: () => {
       const dir = mkdtempSync(join(tmpdir(), 'tessera-records-'));
       return sqliteStore(join(dir, 'org.sqlite'), () => rmSync(dir, { recursive: true, force: true }));
+    },
+  },
+  {
+    // issue 22 item 1: reads and transactions in worker threads
+    name: 'KyselyRecordStore on the SQLite worker pool',
+    make: () => {
+      const dir = mkdtempSync(join(tmpdir(), 'tessera-records-'));
+      return sqliteStore(join(dir, 'org.sqlite'), () => rmSync(dir, { recursive: true, force: true }), true);
     },
   },
 ];
