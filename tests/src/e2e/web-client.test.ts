@@ -659,7 +659,7 @@ describe('web client in a real browser (issue 8 section 6)', { timeout: 90_000 }
     await page.getByLabel('Email').fill('admin@demo.test');
     await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-    // The owner filter starts at Mine, and the administrator owns no account: the list may be empty.
+    // The owner filter starts at Mine; the demo gives the administrator accounts of their own (first-impressions-demo.test.ts).
     await page.getByRole('heading', { name: 'Accounts' }).waitFor();
     expect(await page.locator('.app-name').textContent()).toBe('Sales');
     expect(new URL(page.url()).pathname).toBe('/!/list/account');
