@@ -14,6 +14,7 @@ export const cz: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   MsgSaveToAdd: 'Uložte tento záznam, abyste viděli související záznamy.',
   // Record form, issue 23: the system user, the version conflict, many-to-many lists
   LblSystem: 'Systém',
+  LblAnotherUser: 'jiný uživatel',
   // Record form, issue 23 item 6: the History panel (audit rows of the record)
   LblHistory: 'Historie',
   MsgHistoryEmpty: 'Žádné zaznamenané změny',

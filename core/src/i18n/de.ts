@@ -15,6 +15,7 @@ export const de: Record<MessageKey, Message<OneOtherPluralCategory>> = {
   MsgSaveToAdd: 'Speichern Sie diesen Datensatz, um zugehörige Datensätze zu sehen.',
   // Record form, issue 23: the system user, the version conflict, many-to-many lists
   LblSystem: 'System',
+  LblAnotherUser: 'einem anderen Benutzer',
   // Record form, issue 23 item 6: the History panel (audit rows of the record)
   LblHistory: 'Verlauf',
   MsgHistoryEmpty: 'Keine Änderungen aufgezeichnet',

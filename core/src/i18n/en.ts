@@ -20,6 +20,7 @@ export const en = {
   MsgSaveToAdd: 'Save this record to see related records.',
   // Record form, issue 23: the system user, the version conflict, many-to-many lists
   LblSystem: 'System',
+  LblAnotherUser: 'another user',
   // Record form, issue 23 item 6: the History panel (audit rows of the record)
   LblHistory: 'History',
   MsgHistoryEmpty: 'No changes recorded',

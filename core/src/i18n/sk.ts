@@ -14,6 +14,7 @@ export const sk: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   MsgSaveToAdd: 'Uložte tento záznam, aby ste videli súvisiace záznamy.',
   // Record form, issue 23: the system user, the version conflict, many-to-many lists
   LblSystem: 'Systém',
+  LblAnotherUser: 'iný používateľ',
   // Record form, issue 23 item 6: the History panel (audit rows of the record)
   LblHistory: 'História',
   MsgHistoryEmpty: 'Žiadne zaznamenané zmeny',
