@@ -29,51 +29,60 @@ export const csvHeaderLine = (columns: readonly ExportColumn[]): string =>
 
 export const formatDecimal = (n: number, separator: '.' | ','): string => {
   const s = String(n);
-  return separator === '.' ? s : s.replace('.', ',');
+  return separator === '.' || s.indexOf('.') < 0 ? s : s.replace('.', ',');
 };
 
 const textCell = (text: string, o: CsvWriteOptions): string =>
   o.neutralizeFormulas && needsNeutralizing(text) ? csvQuote(neutralizeFormula(text)) : csvCell(text, CSV_SEPARATOR);
 
-type CellWriter = (c: ExportColumn, v: unknown, o: CsvWriteOptions) => string;
-
 /** A value of an unexpected JS type for its column: an object as JSON text, anything else as it reads. */
-const anyCell: CellWriter = (_, v, o) => (typeof v === 'object' ? textCell(JSON.stringify(v), o) : csvCell(String(v), CSV_SEPARATOR));
+const anyCell = (v: unknown, o: CsvWriteOptions): string => (typeof v === 'object' ? textCell(JSON.stringify(v), o) : csvCell(String(v), CSV_SEPARATOR));
 
-/** The CSV cell of each stored form of the field-type registry (option sets hold numbers: their value). */
-const CELL_WRITERS: Record<StoredForm, CellWriter> = {
-  text: (_, v, o) => (typeof v === 'object' ? textCell(JSON.stringify(v), o) : textCell(String(v), o)),
-  // A whole number has no point, so integers and option values read the same with either separator.
-  number: (c, v, o) => (typeof v === 'number' ? formatDecimal(v, o.decimalSeparator) : anyCell(c, v, o)),
-  boolean: (_, v) => (v === true || v === 1 || v === 'true' ? 'true' : 'false'),
-  instant: (c, v, o) => (v instanceof Date ? (hasFlag(c.property, 'DateOnly') ? v.toISOString().slice(0, 10) : v.toISOString()) : anyCell(c, v, o)),
-  id: anyCell,
-  lookup: (c, v, o) => {
-    const l = (typeof v === 'object' ? v : { id: String(v) }) as Partial<LookupValue>;
-    if (c.part === 'value') return csvCell(l.id ?? '', CSV_SEPARATOR);
-    if (c.part === 'target') return textCell(l.name ?? '', o);
-    return textCell(l.label ?? '', o);
-  },
-  base64: anyCell,
-  counter: anyCell,
+/**
+ * The CSV cell of a non-empty value by the stored form of its column's type (the field-type
+ * registry); option sets hold numbers: their value. One switch rather than a function per form:
+ * the call stays monomorphic in a loop over 100k records.
+ */
+const cellText = (form: StoredForm, c: ExportColumn, v: unknown, o: CsvWriteOptions): string => {
+  switch (form) {
+    case 'text':
+      return textCell(typeof v === 'object' ? JSON.stringify(v) : String(v), o);
+    case 'number':
+      // A whole number has no point, so integers and option values read the same with either separator.
+      return typeof v === 'number' ? formatDecimal(v, o.decimalSeparator) : anyCell(v, o);
+    case 'boolean':
+      return v === true || v === 1 || v === 'true' ? 'true' : 'false';
+    case 'instant':
+      return v instanceof Date ? (hasFlag(c.property, 'DateOnly') ? v.toISOString().slice(0, 10) : v.toISOString()) : anyCell(v, o);
+    case 'lookup': {
+      const l = (typeof v === 'object' ? v : { id: String(v) }) as Partial<LookupValue>;
+      if (c.part === 'value') return csvCell(l.id ?? '', CSV_SEPARATOR);
+      if (c.part === 'target') return textCell(l.name ?? '', o);
+      return textCell(l.label ?? '', o);
+    }
+    case 'id':
+    case 'base64':
+    case 'counter':
+      return anyCell(v, o);
+  }
 };
 
-/** The writers of a column list, resolved once per list (an export writes 100k records with the same columns). */
-const writersOf = new WeakMap<readonly ExportColumn[], CellWriter[]>();
-const cellWriters = (columns: readonly ExportColumn[]): CellWriter[] => {
-  let w = writersOf.get(columns);
-  if (w === undefined) writersOf.set(columns, (w = columns.map((c) => CELL_WRITERS[FIELD_TYPES[c.property.type].stored])));
-  return w;
+/** The stored forms of a column list, resolved once per list (an export writes 100k records with the same columns). */
+const formsOf = new WeakMap<readonly ExportColumn[], StoredForm[]>();
+const columnForms = (columns: readonly ExportColumn[]): StoredForm[] => {
+  let f = formsOf.get(columns);
+  if (f === undefined || f.length !== columns.length) formsOf.set(columns, (f = columns.map((c) => FIELD_TYPES[c.property.type].stored)));
+  return f;
 };
 
 export const csvRecordLine = (columns: readonly ExportColumn[], record: Readonly<Record<string, unknown>>, o: CsvWriteOptions): string => {
-  const writers = cellWriters(columns);
+  const forms = columnForms(columns);
   let line = '';
   for (let i = 0; i < columns.length; i++) {
     if (i > 0) line += CSV_SEPARATOR;
     const c = columns[i];
     const v = record[c.property.logicalName];
-    if (v !== null && v !== undefined && v !== '') line += writers[i](c, v, o);
+    if (v !== null && v !== undefined && v !== '') line += cellText(forms[i], c, v, o);
   }
   return line + EOL;
 };
