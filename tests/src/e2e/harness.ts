@@ -24,7 +24,7 @@ const newestMtime = (dir: string): number =>
 /** Builds ui-react/dist when it is missing or older than the sources (of the UI or the core it bundles). */
 export const buildUi = (): void => {
   const index = join(ROOT, 'ui-react/dist/index.html');
-  const sources = Math.max(newestMtime(join(ROOT, 'ui-react/src')), newestMtime(join(ROOT, 'core/src')), statSync(join(ROOT, 'ui-react/index.html')).mtimeMs);
+  const sources = Math.max(newestMtime(join(ROOT, 'ui-react/src')), newestMtime(join(ROOT, 'core/src')), statSync(join(ROOT, 'ui-react/index.html')).mtimeMs, statSync(join(ROOT, 'ui-react/vite.config.ts')).mtimeMs);
   if (existsSync(index) && statSync(index).mtimeMs > sources) return;
   const r = spawnSync('npm', ['run', 'build', '--workspace', '@tessera/ui-react'], { cwd: ROOT, stdio: 'pipe', encoding: 'utf8', env: { ...process.env, NODE_ENV: 'production' } });
   if (r.status !== 0) throw new Error(`ui build failed:\n${r.stdout}\n${r.stderr}`);
