@@ -218,7 +218,8 @@ describe('issue 23: first impressions in the record form', () => {
 
   it("item 11: a version conflict is titled 'This record was modified by {modifier}' and offers Reload or Keep mine", async () => {
     const nina = await api(NINA);
-    const admin = await api(ADMIN);
+    // The other session is Nina's too (another tab): a salesperson may not read other users' names.
+    const other = await api(NINA);
     const [own] = await nina.fetchRecords({
       entity: { name: 'account', attributes: [{ attribute: 'id' }, { attribute: 'versionnumber' }], filter: { conditions: [{ attribute: 'ownerid', operator: 'eq', value: nina.userId }] }, orders: [{ attribute: 'name' }] },
       page: 1,
@@ -232,29 +233,30 @@ describe('issue 23: first impressions in the record form', () => {
 
     // Keep mine: the other user's change to the same field is reviewed, then overwritten by mine.
     await phone.fill('+421 900 111 111');
-    const current = await admin.byId('account', id);
-    await admin.write('update', 'account', { id, versionnumber: current.versionnumber, telephone1: '+43 1 222 222' });
+    const current = await other.byId('account', id);
+    await other.write('update', 'account', { id, versionnumber: current.versionnumber, telephone1: '+43 1 222 222' });
     // The server's change notification may ask first (the form is then inert behind the dialog).
     await page.getByRole('button', { name: 'Save', exact: true }).click({ timeout: 1500 }).catch(() => undefined);
     const title = page.locator('#app-dialog-title');
-    await poll(() => title.textContent()).toBe('This record was modified by Ada Admin');
+    await poll(() => title.textContent()).toBe('This record was modified by Nina North');
     expect(await title.textContent()).not.toContain('Something went wrong');
+    expect(await title.textContent()).not.toMatch(UUID);
     const dialog = page.locator('dialog.modal[open]');
     await dialog.getByRole('button', { name: 'Reload' }).waitFor();
     await screenshot(page, 'form-conflict');
     await dialog.getByRole('button', { name: 'Keep mine' }).click();
     expect(await phone.inputValue()).toBe('+421 900 111 111');
-    await page.locator('[data-field="telephone1"] .field-conflict', { hasText: 'Also changed by Ada Admin' }).waitFor();
+    await page.locator('[data-field="telephone1"] .field-conflict', { hasText: 'Also changed by Nina North' }).waitFor();
     await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await poll(async () => (await admin.byId('account', id)).telephone1).toBe('+421 900 111 111');
+    await poll(async () => (await other.byId('account', id)).telephone1).toBe('+421 900 111 111');
 
     // Reload: the other user's value is shown and mine is dropped.
     await poll(() => page.locator('[data-field="telephone1"] .field-conflict').count()).toBe(0);
     await phone.fill('+421 900 333 333');
-    const again = await admin.byId('account', id);
-    await admin.write('update', 'account', { id, versionnumber: again.versionnumber, telephone1: '+43 1 444 444' });
+    const again = await other.byId('account', id);
+    await other.write('update', 'account', { id, versionnumber: again.versionnumber, telephone1: '+43 1 444 444' });
     await page.getByRole('button', { name: 'Save', exact: true }).click({ timeout: 1500 }).catch(() => undefined);
-    await poll(() => title.textContent()).toBe('This record was modified by Ada Admin');
+    await poll(() => title.textContent()).toBe('This record was modified by Nina North');
     await page.locator('dialog.modal[open]').getByRole('button', { name: 'Reload' }).click();
     await poll(() => phone.inputValue()).toBe('+43 1 444 444');
     await context.close();

@@ -7,11 +7,11 @@ import { useApi } from '../api/context.js';
 import { language, useT } from '../i18n.js';
 import { caller, entityOf, session } from '../state/session.js';
 import { objectChangedEvent } from '../state/realtime.js';
-import { lookupLabel } from '../format.js';
 import { alertDialog, alertFailure, ask, confirmDialog, toast } from '../ui/dialogs.js';
 import { Icon } from '../ui/icons.js';
 import { formOf } from './form-of.js';
 import { HistoryPanel, showsHistory } from './history-panel.js';
+import { modifierName } from './modifier-name.js';
 import { NavigationGuard } from './navigation-guard.js';
 import { PanelView, type PanelContext } from './panels.js';
 import type { QuickCreateProps } from './quick-create.js';
@@ -73,7 +73,7 @@ const RecordFormScreen = ({ entity, form, entityName, id: routeId, formName, ini
    * clashing fields marked for review). Escape keeps the user's work on screen.
    */
   const askConflict = async (r: ModifiedBy): Promise<void> => {
-    const modifier = (r.modifiedBy !== undefined && r.modifiedBy !== null ? lookupLabel(r.modifiedBy) : '') || r.modifier;
+    const modifier = modifierName(r.modifiedBy, t);
     const choice = await ask({
       title: t('MsgModifiedBy', { modifier }),
       message: t('MsgConflictHelp'),
@@ -187,7 +187,7 @@ const RecordFormScreen = ({ entity, form, entityName, id: routeId, formName, ini
     readOnly: readOnly || saving,
     appParam,
     missing: model.marked.value,
-    review: review ? { fields: review.fields, note: t('MsgConflictField', { modifier: (review.modifiedBy ? lookupLabel(review.modifiedBy) : '') || review.modifier }) } : undefined,
+    review: review ? { fields: review.fields, note: t('MsgConflictField', { modifier: modifierName(review.modifiedBy, t) }) } : undefined,
     setValue: model.setValue,
     // Spec 001 section 4: moving to a later wizard step saves the record with process_stage_index set.
     onWizardStep: async (_panel, index) =>
@@ -245,7 +245,7 @@ const RecordFormScreen = ({ entity, form, entityName, id: routeId, formName, ini
           {form.panels.map((p: Panel) => (
             <PanelView key={p.name} panel={p} ctx={ctx} />
           ))}
-          {showsHistory(entity, model.isNew) && <HistoryPanel entity={entity} id={routeId} version={model.loaded.value.versionnumber} />}
+          {showsHistory(entity, model.isNew, caller.value ?? undefined) && <HistoryPanel entity={entity} id={routeId} version={model.loaded.value.versionnumber} />}
         </form>
       )}
     </div>
