@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { isLeft, left, right, type Either } from 'fp-ts/lib/Either.js';
 import { inputError, type InputError } from './errors.js';
+import { MAX_NESTING_DEPTH, nestsDeeperThan } from './nesting-depth.js';
 
 const describe = (u: unknown): string => {
   if (u === undefined) return 'undefined';
@@ -34,8 +35,12 @@ export const describeErrors = (errors: t.Errors): string[] =>
     return `${path.join('.') || '(root)'}: expected ${expected}, got ${describe(e.value)}`;
   });
 
-/** Decode untrusted data once, at the edge; the failure names the path (which entity, which property). */
+/**
+ * Decode untrusted data once, at the edge; the failure names the path (which entity, which property).
+ * Data nested deeper than MAX_NESTING_DEPTH is refused before any recursive codec walks it (issue 22).
+ */
 export const decode = <A, O>(codec: t.Type<A, O, unknown>, u: unknown, what = codec.name): Either<InputError, A> => {
+  if (nestsDeeperThan(u, MAX_NESTING_DEPTH)) return left(inputError(`Invalid ${what}: nested deeper than ${MAX_NESTING_DEPTH} levels (limit maxNestingDepth)`));
   const r = codec.decode(u);
   if (isLeft(r)) {
     const lines = [...new Set(describeErrors(r.left))];

@@ -7,6 +7,7 @@ import { composeField, fieldTemplateOf, templateFields } from '../metadata/field
 import { SYSTEM_USER_ENTITY } from '../permissions/access.js';
 import type { Caller } from '../permissions/types.js';
 import { isSystemCaller } from '../ports/record-store.js';
+import { nestsDeeperThan } from '../nesting-depth.js';
 
 /**
  * Store-level rules of a write (API.md "POST /api/update", issue 5), shared by every store:
@@ -38,11 +39,17 @@ export { isGuid };
 
 type Decode = FieldTypeRules['decode'];
 
+/**
+ * The start of a refused value for its message. A value nested deep is not given to the recursive
+ * JSON.stringify (issue 22 item 5: a body 5,000 deep overflowed the stack here and answered 500).
+ */
+const preview = (v: unknown): string | undefined => (nestsDeeperThan(v, 4) ? '(nested too deep)' : JSON.stringify(v)?.slice(0, 60));
+
 /** The ERR_INPUT text of a refused value (API.md "POST /api/update"). */
 const refusedText = (e: Entity, p: Property, v: unknown, why: Refusal): InputError =>
   why === TOO_LONG
     ? inputError(`Value too long for ${e.logicalName}.${p.logicalName}: at most ${p.max} characters`)
-    : inputError(`Invalid value for ${e.logicalName}.${p.logicalName}: ${JSON.stringify(v)?.slice(0, 60)}`);
+    : inputError(`Invalid value for ${e.logicalName}.${p.logicalName}: ${preview(v)}`);
 
 /**
  * One field value of a request in its stored form, or why it is refused; an empty value is null.
