@@ -1,10 +1,12 @@
 import { useEffect, useState } from 'react';
-import type { Entity, EntityRecord, FieldValue } from '../core.js';
+import type { Caller, Entity, EntityRecord, FieldValue } from '../core.js';
+import { mayAccessSome } from '../core.js';
 import { useApi } from '../api/context.js';
 import { formatDate, formatValue, lookupLabel, optionColor } from '../format.js';
 import { useT } from '../i18n.js';
 import { Icon } from '../ui/icons.js';
 import {
+  AUDIT,
   HISTORY_PAGE_SIZE,
   historyEntries,
   historyRequest,
@@ -16,8 +18,13 @@ import {
   type HistoryEntry,
 } from './history-model.js';
 
-/** Whether a form shows History: a stored record of an audited entity (not audit rows themselves). */
-export const showsHistory = (entity: Entity, isNew: boolean): boolean => !isNew && entity.audit !== false && entity.logicalName !== 'audit';
+/**
+ * Whether a form shows History: a stored record of an audited entity (not audit rows themselves),
+ * to a user whose roles let them read the audit (administrators; the demo's sales and service
+ * roles do not).
+ */
+export const showsHistory = (entity: Entity, isNew: boolean, caller: Caller | undefined): boolean =>
+  !isNew && entity.audit !== false && entity.logicalName !== AUDIT && caller !== undefined && mayAccessSome(caller, 'read', AUDIT);
 
 /**
  * The History panel of every record form (issue 23 item 6): the record's audit rows, newest first,

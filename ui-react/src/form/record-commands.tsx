@@ -41,7 +41,7 @@ export const CommandBar = ({
           <Icon name="copy" /> {t('CmdCreateCopy')}
         </button>
       )}
-      {model.canRestore && ready && (
+      {model.canRestore.value && ready && (
         <button type="button" className="btn btn-plain" onClick={onRestore}>
           <Icon name="undo" /> {t('CmdUndoDelete')}
         </button>

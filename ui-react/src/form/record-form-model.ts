@@ -78,6 +78,8 @@ export type FormUser = { id: string; name: string };
 export const STAGE_FIELD = 'process_stage_index';
 /** Undo delete is offered on this entity only. */
 export const AUDIT_ENTITY = 'audit';
+/** The operation value of an audit row of a delete (core/src/store/audit.ts AUDIT_DELETE). */
+const AUDIT_DELETE_OPERATION = 3;
 /** The id of a record not created yet (route /edit/{name}/0). */
 export const NEW_ID = '0';
 
@@ -161,7 +163,8 @@ export const recordFormModel = ({ api, entity, id, form, caller, user, init }: R
   const canSave = computed(() => !readOnly.value && allowed('Save', subject.value));
   const canDelete = computed(() => !isNew && allowed('Delete', loaded.value));
   const canClone = computed(() => !isNew && allowed('Clone') && canAccess(caller(), 'create', entityName, {}));
-  const canRestore = !isNew && entityName === AUDIT_ENTITY;
+  /** Undo Delete: on an audit row of a delete only (issue 23 item 6: creates and updates are audited too). */
+  const canRestore = computed(() => !isNew && entityName === AUDIT_ENTITY && Number(loaded.value.operation) === AUDIT_DELETE_OPERATION);
 
   const fetchRecord = async (recordId: string): Promise<EntityRecord | null> => {
     const res = await api.fetch({
