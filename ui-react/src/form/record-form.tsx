@@ -245,7 +245,7 @@ const RecordFormScreen = ({ entity, form, entityName, id: routeId, formName, ini
           {form.panels.map((p: Panel) => (
             <PanelView key={p.name} panel={p} ctx={ctx} />
           ))}
-          {showsHistory(entity, model.isNew) && <HistoryPanel entity={entity} id={routeId} version={model.loaded.value.versionnumber} />}
+          {showsHistory(entity, model.isNew, caller.value ?? undefined) && <HistoryPanel entity={entity} id={routeId} version={model.loaded.value.versionnumber} />}
         </form>
       )}
     </div>
