@@ -29,6 +29,7 @@ import { organizationRoutes, type OrganizationFactory } from './routes/organizat
 import { signInRoutes } from './routes/sign-in-routes.js';
 import { staticAssets } from './static-assets.js';
 import { streamRoutes } from './routes/stream-routes.js';
+import { StreamLimits } from './stream-limits.js';
 import { surveyRoutes } from './routes/survey-routes.js';
 import { sessionGuard } from './session-guard.js';
 
@@ -111,7 +112,8 @@ export const createApp = (deps: HttpDeps): express.Express => {
   api.use(signInRoutes(deps.signIn, guard));
   api.use(organizationRoutes({ ...deps }));
   api.use(adminRoutes({ signIn: deps.signIn, sessions: deps.sessions, logger: deps.logger, errors: new AppErrorLog() }, guard));
-  api.use(streamRoutes({ sessions: deps.sessions, tenants: deps.tenants, callers, clock: deps.clock }, guard));
+  const streamLimits = new StreamLimits(deps.config.streamsPerSession, deps.config.streamsPerUser);
+  api.use(streamRoutes({ sessions: deps.sessions, tenants: deps.tenants, callers, clock: deps.clock, limits: streamLimits }, guard));
   api.use(surveyRoutes({ tenants: deps.tenants, directory: deps.directory, clock: deps.clock }));
   api.use(contextRoutes(deps.config, guard));
   api.use(dataRoutes(deps.sessions, deps.clock, guard));

@@ -2,16 +2,17 @@ import type { RequestHandler, Router } from 'express';
 import { isRight } from 'fp-ts/lib/Either.js';
 import {
   API,
-  changeVisibleTo,
+  ChangeVisibility,
   STREAM_TOKEN_VALIDITY_MS,
   type Change,
   type Clock,
   type SessionStore,
 } from '@tessera/core/internal';
 import type { CallerCache } from '../caller-cache.js';
-import { sendNotAuthorized } from '../http-errors.js';
+import { sendNotAuthorized, sendText } from '../http-errors.js';
 import { route, routerOf, sendAnswer } from '../route.js';
 import { signed } from '../session-guard.js';
+import { StreamLimits } from '../stream-limits.js';
 import type { TenantRegistry as Tenants } from '@tessera/core/internal';
 
 /** A comment line now and then keeps proxies from closing a quiet stream. */
@@ -22,13 +23,23 @@ const HEARTBEAT_MS = 25_000;
  * opens streams for one minute (so an EventSource may reconnect with it); each stream carries
  * the changes of the token's organization only, and of those only the records its user may
  * read now. A deleted record can no longer be checked: its deletion is sent to users who read
- * every record of the entity (organization level).
+ * every record of the entity (organization level). A session, and a user, may have only so many
+ * streams open at once (`limits`; 429 beyond), and whether a change reaches a user is decided
+ * once for all of the user's streams (issue 22 item 7).
  */
 export const streamRoutes = (
-  deps: { sessions: SessionStore; tenants: Tenants; callers: CallerCache; clock: Clock },
+  deps: { sessions: SessionStore; tenants: Tenants; callers: CallerCache; clock: Clock; limits?: StreamLimits },
   guard: RequestHandler,
-): Router =>
-  routerOf(guard, [
+): Router => {
+  const limits = deps.limits ?? new StreamLimits();
+  // One visibility decider per organization's store, shared by the streams of its users.
+  const visibility = new WeakMap<object, ChangeVisibility>();
+  const visibilityOf = (store: ConstructorParameters<typeof ChangeVisibility>[0]): ChangeVisibility => {
+    let v = visibility.get(store);
+    if (!v) visibility.set(store, (v = new ChangeVisibility(store)));
+    return v;
+  };
+  return routerOf(guard, [
     route(API.streamToken, async (_none, _req, res) => {
       const s = signed(res);
       const expires = new Date(deps.clock.now().getTime() + STREAM_TOKEN_VALIDITY_MS);
@@ -36,6 +47,7 @@ export const streamRoutes = (
         { orgName: s.session.orgName, userId: s.session.userId, purpose: 'STREAM' },
         expires,
       );
+      limits.issued(token, s.token, expires, deps.clock.now());
       sendAnswer(res, API.streamToken, { token, expires: expires.toISOString() });
     }),
 
@@ -51,6 +63,12 @@ export const streamRoutes = (
       const session = { orgName: link.orgName, userId: link.userId } as Parameters<CallerCache['callerOf']>[1];
       const first = await deps.callers.callerOf(tenant, session);
       if (!isRight(first)) return sendNotAuthorized(res);
+      const opened = limits.open(token, link.orgName, link.userId);
+      if ('refused' in opened) {
+        res.setHeader('Retry-After', String(HEARTBEAT_MS / 1000));
+        return sendText(res, 429, `ERR_TOO_MANY_STREAMS: at most ${opened.max} realtime streams per ${opened.refused} at once`);
+      }
+      const decider = visibilityOf(tenant.store);
 
       res.status(200);
       res.setHeader('Content-Type', 'text/event-stream; charset=utf-8');
@@ -64,7 +82,7 @@ export const streamRoutes = (
       const send = async (change: Change): Promise<void> => {
         const now = await deps.callers.callerOf(tenant, session);
         if (!isRight(now)) return;
-        if (!(await changeVisibleTo(tenant.store, now.right, change))) return;
+        if (!(await decider.visibleTo(now.right, change))) return;
         if (!res.writableEnded) res.write(`id: ${change.stamp}\ndata: ${JSON.stringify(change)}\n\n`);
       };
       const unsubscribe = tenant.feed.subscribe((change) => {
@@ -80,9 +98,11 @@ export const streamRoutes = (
       req.on('close', () => {
         clearInterval(heartbeat);
         unsubscribe();
+        opened.close();
       });
     }),
   ]);
+};
 
 /** The stream token's link, when it is valid for this moment: the link row names the organization. */
 const findStreamLink = async (sessions: SessionStore, token: string, now: Date) => {
