@@ -21,6 +21,16 @@ describe('formatValue: one formatter per property type (issue 12 point 3)', () =
     expect(formatValue(p('Lookup'), { id: SYSTEM_USER_ID, name: 'systemuser', label: null })).toBe('LblSystem');
   });
 
+  it("a currency the reader may not read is named from the user context's currencies, not by its id", async () => {
+    const { session } = (await import('./state/session.js')) as unknown as { session: { value: unknown } };
+    session.value = { context: { currencyDict: { c1: { id: 'c1', name: 'Euro', code: 'EUR', symbol: '€' } } } };
+    try {
+      expect(formatValue(p('Lookup'), { id: 'c1', name: 'currency', label: null })).toBe('Euro');
+    } finally {
+      session.value = null;
+    }
+  });
+
   it('option sets show labels (a multi-select bitmap lists each), tags are joined, numbers keep their precision', () => {
     const options = [{ value: 0, label: 'A' }, { value: 3, label: 'B' }];
     expect(formatValue(p('Integer', { flags: ['OptionSet'], options }), 3)).toBe('B');

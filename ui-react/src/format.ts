@@ -14,10 +14,15 @@ export const isOptionSet = (p: Property): boolean => hasFlag(p, 'OptionSet') || 
 
 /**
  * A lookup as people read it: its label; the system user (who wrote records the system created)
- * reads 'System', and a target without a name '(Unknown)', never a bare id (issue 23 item 7).
+ * reads 'System'; a currency the reader may not read is named from the user context's currencies;
+ * any other target without a label '(Unknown)', never a bare id (issue 23 item 7).
  */
-export const lookupLabel = (v: FieldValue | undefined): string =>
-  v && typeof v === 'object' ? v.label || (v.id === SYSTEM_USER_ID ? t('LblSystem') : t('MsgUnknownTitle')) : typeof v === 'string' ? v : '';
+export const lookupLabel = (v: FieldValue | undefined): string => {
+  if (!v || typeof v !== 'object') return typeof v === 'string' ? v : '';
+  if (v.label) return v.label;
+  if (v.id === SYSTEM_USER_ID) return t('LblSystem');
+  return session.value?.context.currencyDict?.[v.id]?.name || t('MsgUnknownTitle');
+};
 
 /** The currency of a record's currencyid, else the organization default (Euro). */
 export const currencyOf = (record: EntityRecord) => {

@@ -247,6 +247,7 @@ describe('issue 23: first impressions in the record form', () => {
     await dialog.getByRole('button', { name: 'Keep mine' }).click();
     expect(await phone.inputValue()).toBe('+421 900 111 111');
     await page.locator('[data-field="telephone1"] .field-conflict', { hasText: 'Also changed by Nina North' }).waitFor();
+    await screenshot(page, 'form-conflict-review');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await poll(async () => (await other.byId('account', id)).telephone1).toBe('+421 900 111 111');
 
