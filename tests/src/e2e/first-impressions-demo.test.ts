@@ -96,6 +96,10 @@ describe('the demo administrator starts on lists of their own (issue 23 items 2 
     for (const n of numbers) expect(n).toMatch(/^INV-\d{5}$/);
     for (const total of await page.locator('.grid tbody td[data-label="Total Amount"]').allTextContents()) expect(total.trim()).not.toBe('');
     await screenshot(page, 'demo-admin-invoices');
+    // An invoice's form: its lines and its total (the core test checks the sums).
+    await rows(page).first().locator('a.row-link').click();
+    await page.locator('form.panels').waitFor();
+    await screenshot(page, 'demo-admin-invoice-form');
     await context.close();
   });
 
