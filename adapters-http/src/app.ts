@@ -10,6 +10,7 @@ import {
   type ExportWriter,
   type ImportFiles,
   type OrganizationDirectory,
+  type PublicCallLimits,
   type SessionStore,
   type SignInService,
   type TenantRegistry,
@@ -52,6 +53,8 @@ export type HttpConfig = {
   /** Realtime streams open at once per session and per user (default 5 each): beyond is 429 (issue 22). */
   streamsPerSession?: number;
   streamsPerUser?: number;
+  /** The sign-up and trial puzzle's difficulty in bits (default 19, about 1 s of a browser's work; at least 16; issue 22). */
+  puzzleDifficultyBits?: number;
 };
 
 export type HttpDeps = {
@@ -64,6 +67,8 @@ export type HttpDeps = {
   clock: Clock;
   logger: Logger;
   config: HttpConfig;
+  /** Trials and survey submissions per address, link and in all (issue 22); without it, in this process at the defaults. */
+  publicLimits?: PublicCallLimits;
   /** Provider sign-in (/auth/...); without it those paths answer 404. */
   providers?: ProviderRouteDeps;
   /** GET /api/azure/accesstoken and POST /api/distance; without it those calls answer 404. */
@@ -114,7 +119,7 @@ export const createApp = (deps: HttpDeps): express.Express => {
   api.use(adminRoutes({ signIn: deps.signIn, sessions: deps.sessions, logger: deps.logger, errors: new AppErrorLog() }, guard));
   const streamLimits = new StreamLimits(deps.config.streamsPerSession, deps.config.streamsPerUser);
   api.use(streamRoutes({ sessions: deps.sessions, tenants: deps.tenants, callers, clock: deps.clock, limits: streamLimits }, guard));
-  api.use(surveyRoutes({ tenants: deps.tenants, directory: deps.directory, clock: deps.clock }));
+  api.use(surveyRoutes({ tenants: deps.tenants, directory: deps.directory, clock: deps.clock, publicLimits: deps.publicLimits }));
   api.use(contextRoutes(deps.config, guard));
   api.use(dataRoutes(deps.sessions, deps.clock, guard));
   if (deps.graph) api.use(graphRoutes(deps.graph, guard));

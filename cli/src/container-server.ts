@@ -81,9 +81,11 @@ const httpAppModule = (options: ServerOptions, env: Record<string, string | unde
         CliTokens.Logger,
         ServerTokens.ProviderRoutes,
         ServerTokens.GraphRoutes,
+        CliTokens.PublicLimits,
       ],
-      (signIn, sessions, directory, tenants, organizations, puzzles, importFiles, exports, clock, logger, providers, graph) =>
+      (signIn, sessions, directory, tenants, organizations, puzzles, importFiles, exports, clock, logger, providers, graph, publicLimits) =>
         createApp({
+          publicLimits,
           signIn,
           sessions,
           directory,
@@ -97,6 +99,7 @@ const httpAppModule = (options: ServerOptions, env: Record<string, string | unde
           providers,
           graph,
           config: {
+            puzzleDifficultyBits: options.attemptLimits?.puzzleDifficultyBits,
             buildDate: options.buildDate ?? new Date().toISOString(),
             staticDir: options.staticDir ?? join(repositoryRoot, 'ui-react', 'dist'),
             // Behind a reverse proxy, the client's address (rate limits, session records) comes from X-Forwarded-For.

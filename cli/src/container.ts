@@ -8,6 +8,7 @@ import pino, { type Logger } from 'pino';
 import {
   builtInPacks,
   createOrganization,
+  PublicCallLimits,
   SignInService,
   systemClock,
   systemPack,
@@ -22,6 +23,7 @@ import {
 } from '@tessera/core/internal';
 import {
   catalogDatabasePath,
+  KyselyAttemptLedger,
   KyselyOrganizationDirectory,
   KyselySessionStore,
   KyselyTenantRegistry,
@@ -35,6 +37,7 @@ import {
 import { LocalImportFiles, mailerFromEnv, StreamExportWriter } from '@tessera/adapters-graph';
 import { PuzzleSeal, ScryptPasswordHasher, type OrganizationFactory } from '@tessera/adapters-http';
 import { constant, provide, resolve } from './di.js';
+import { limitsFromEnv, type LimitsConfig } from './limits-config.js';
 
 /** Creates an organization with the chosen packs (`tessera org create --pack`, the demo). */
 export type OrganizationCreator = (
@@ -56,6 +59,8 @@ export type HostConfig = {
   logLevel: string;
   /** Where organizations' records live; the catalog is always DATA/catalog.sqlite. */
   database: { kind: 'sqlite' } | { kind: 'mssql'; connection: string };
+  /** Sign-in, link, trial and survey limits and the puzzle's difficulty (TESSERA_* variables, limits-config.ts); absent: the defaults. */
+  attemptLimits?: LimitsConfig;
 };
 
 /** Tokens of the composition roots beyond the ports' own (core Tokens): host values and services of this host. */
@@ -65,6 +70,8 @@ export const CliTokens = {
   Catalog: token<CatalogDb>('cli.Catalog'),
   OrganizationDatabases: token<OrganizationDatabases>('cli.OrganizationDatabases'),
   SignIn: token<SignInService>('cli.SignIn'),
+  /** Trials and survey submissions per address, link and in all (issue 22). */
+  PublicLimits: token<PublicCallLimits>('cli.PublicLimits'),
   Organizations: token<Organizations>('cli.Organizations'),
   Puzzles: token<PuzzleSeal>('cli.Puzzles'),
   /** The ExportWriter port on node streams (the core's port is generic over the sink). */
@@ -77,6 +84,7 @@ export const defaultHostConfig = (dataDir: string, env: Record<string, string | 
   sessionIdleMs: Number(env.TESSERA_SESSION_IDLE_HOURS ?? 12) * 3600_000,
   logLevel: env.TESSERA_LOG_LEVEL ?? 'info',
   database: { kind: 'sqlite' },
+  attemptLimits: limitsFromEnv(env),
 });
 
 /** The repository's root, where ui-react/dist is found. */
@@ -101,6 +109,8 @@ const catalogModule = (catalog: CatalogDb) =>
   new ContainerModule(({ bind }) => {
     constant(bind, CliTokens.Catalog, catalog);
     provide(bind, Tokens.SessionStore, [CliTokens.Catalog, Tokens.Clock], (db, clock) => new KyselySessionStore(db, clock));
+    // The limits count in the catalog: a restart keeps them, every process sharing the data folder shares them.
+    provide(bind, Tokens.AttemptLedger, [CliTokens.Catalog, Tokens.Clock], (db, clock) => new KyselyAttemptLedger(db, clock));
     provide(
       bind,
       Tokens.OrganizationDirectory,
@@ -134,10 +144,19 @@ const signInModule = (overrides: HostOverrides) =>
     provide(
       bind,
       CliTokens.SignIn,
-      [Tokens.OrganizationDirectory, Tokens.PasswordHasher, Tokens.SessionStore, Tokens.Mailer, Tokens.Clock, CliTokens.Config],
-      (directory, hasher, sessions, mailer, clock, cfg) =>
-        new SignInService({ directory, hasher, sessions, mailer, clock, config: { sessionIdleMs: cfg.sessionIdleMs, publicUrl: cfg.publicUrl } }),
+      [Tokens.OrganizationDirectory, Tokens.PasswordHasher, Tokens.SessionStore, Tokens.Mailer, Tokens.Clock, CliTokens.Config, Tokens.AttemptLedger],
+      (directory, hasher, sessions, mailer, clock, cfg, attempts) =>
+        new SignInService({
+          directory,
+          hasher,
+          sessions,
+          mailer,
+          clock,
+          attempts,
+          config: { sessionIdleMs: cfg.sessionIdleMs, publicUrl: cfg.publicUrl, limits: cfg.attemptLimits?.signIn },
+        }),
     );
+    provide(bind, CliTokens.PublicLimits, [Tokens.AttemptLedger, Tokens.Clock, CliTokens.Config], (ledger, clock, cfg) => new PublicCallLimits(ledger, clock, cfg.attemptLimits?.public));
     provide(bind, CliTokens.Puzzles, [Tokens.Clock], (clock) => new PuzzleSeal({ clock }));
   });
 

@@ -38,6 +38,7 @@ export * from './i18n/index.js';
 export * from './auth/sign-in-rules.js';
 export * from './auth/attempt-limits.js';
 export * from './services/attempt-limiter.js';
+export * from './services/public-call-limits.js';
 export * from './services/sign-in.js';
 /** Schema model of metadata, its diff into a migration plan, and the migrate use case (docs/schema.md). */
 export * from './schema/index.js';

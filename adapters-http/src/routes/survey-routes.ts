@@ -3,8 +3,11 @@ import { isLeft } from 'fp-ts/lib/Either.js';
 import {
   API,
   completeSurvey,
+  InMemoryAttemptLedger,
   normalizeOrganizationName,
   openSurvey,
+  PublicCallLimits,
+  retryAfterSeconds,
   SurveyOutcome,
   type Clock,
   type DomainError,
@@ -15,6 +18,7 @@ import {
 } from '@tessera/core/internal';
 import { sendDomainError, sendText } from '../http-errors.js';
 import { route, routerOf, sendAnswer } from '../route.js';
+import { clientOf } from './form-fields.js';
 
 type SurveyParams = { org: string; key: string };
 
@@ -26,7 +30,9 @@ const refuse = (res: Response, r: SurveyRefusal | DomainError): void =>
  * GET and POST /api/survey/{org}/{key}: public, no session. The organization of the link picks
  * the tenant (only a ready one); the survey rules are the core's openSurvey and completeSurvey.
  */
-export const surveyRoutes = (deps: { tenants: TenantRegistry; directory: OrganizationDirectory; clock: Clock }): Router => {
+export const surveyRoutes = (deps: { tenants: TenantRegistry; directory: OrganizationDirectory; clock: Clock; publicLimits?: PublicCallLimits }): Router => {
+  // Submissions per link and per address (issue 22 item 8); without the host's ledger, in this process only.
+  const limits = deps.publicLimits ?? new PublicCallLimits(new InMemoryAttemptLedger(), deps.clock);
   const tenantOf = async (orgRaw: string): Promise<Tenant | null> => {
     const org = normalizeOrganizationName(orgRaw);
     if (!org || (await deps.directory.status(org)) !== 'ready') return null;
@@ -48,6 +54,12 @@ export const surveyRoutes = (deps: { tenants: TenantRegistry; directory: Organiz
       const { org, key } = req.params as SurveyParams;
       const tenant = await tenantOf(org);
       if (!tenant) return refuse(res, invalid);
+      // Counted before the survey's records are written, so a flood in parallel cannot slip past.
+      const place = await limits.survey(normalizeOrganizationName(org) ?? org, key, clientOf(req).ip);
+      if (!place.allowed) {
+        res.setHeader('Retry-After', String(retryAfterSeconds(place.retryAfterMs)));
+        return sendText(res, 429, 'ERR_TOO_MANY_REQUESTS: too many answers to this form; try again later');
+      }
       const done = await completeSurvey({ store: tenant.store, clock: deps.clock, entities: tenant.entities() }, key, answers);
       if (isLeft(done)) return refuse(res, done.left);
       sendText(res, 200, done.right);

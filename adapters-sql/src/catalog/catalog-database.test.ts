@@ -10,7 +10,7 @@ import { CATALOG_MIGRATIONS, openCatalog } from './catalog-database.js';
  * gets every version; a folder made before the catalog was versioned (the same tables, no record of
  * versions) opens with its data; opening again applies nothing.
  */
-const TABLES = ['link', 'organization', 'password_change', 'puzzle', 'session'];
+const TABLES = ['attempt', 'link', 'organization', 'password_change', 'puzzle', 'session'];
 
 /** The catalog as the code before versioning created it, with a session and an organization in it. */
 const UNVERSIONED_CATALOG = [

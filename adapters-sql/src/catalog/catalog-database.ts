@@ -4,8 +4,9 @@ import { openSqlite } from '../sqlite/open-sqlite.js';
 /**
  * The catalog: the small database beside the organizations' own (ARCHITECTURE.md "Tenancy and
  * storage", docs/schema.md "Data folder") holding the organizations, sessions, one-time links,
- * used sign-up puzzles and the users who must change their password. Password hashes stay in
- * each organization's systemuser (a secret field), so an organization's file holds all of it.
+ * used sign-up puzzles, the users who must change their password and the tallies of the attempt
+ * limits. Password hashes stay in each organization's systemuser (a secret field), so an
+ * organization's file holds all of it.
  * Tokens are stored only as hashes; times are epoch milliseconds.
  */
 export interface CatalogTables {
@@ -25,6 +26,8 @@ export interface CatalogTables {
   };
   link: { token_hash: string; org_name: string; user_id: string; purpose: string; expires: number; used: Generated<number> };
   puzzle: { id: string; expires: number };
+  /** The tallies of the attempt limits (sign-in failures, mailed links, trials, surveys): AttemptLedger. */
+  attempt: { key: string; count: number; started: number; last: number };
 }
 
 export type CatalogDb = Kysely<CatalogTables>;
@@ -82,6 +85,19 @@ export const CATALOG_MIGRATIONS: Readonly<Record<string, Migration>> = {
         .addColumn('id', 'text', (c) => c.primaryKey())
         .addColumn('expires', 'integer', (c) => c.notNull())
         .execute();
+    },
+  },
+  // Issue 22 items 3, 4, 8: the limits count here, so a restart keeps them and processes share them.
+  '0002-attempts': {
+    up: async (db: Kysely<any>) => {
+      await db.schema
+        .createTable('attempt')
+        .addColumn('key', 'text', (c) => c.primaryKey())
+        .addColumn('count', 'integer', (c) => c.notNull())
+        .addColumn('started', 'integer', (c) => c.notNull())
+        .addColumn('last', 'integer', (c) => c.notNull())
+        .execute();
+      await db.schema.createIndex('attempt_last').on('attempt').column('last').execute();
     },
   },
 };

@@ -20,6 +20,11 @@ const tokenHash = (token: string): string => createHash('sha256').update(token).
 /** The `read` and `modified` times are written at most this often, so a request costs no catalog write. */
 const TOUCH_MS = 30_000;
 /**
+ * ...and at most a tenth of the idle limit apart, so a short idle limit (below 30 s) never ends
+ * a session that is in use: its last recorded activity is never more than a tenth old (issue 22 item 10).
+ */
+export const activityInterval = (maxIdleMs: number): number => Math.max(0, Math.min(TOUCH_MS, Math.floor(maxIdleMs / 10)));
+/**
  * A resolved session is trusted this long without asking the catalog again. Sessions ended by this
  * process are forgotten at once; ended by another process (the CLI), within this time.
  */
@@ -106,7 +111,7 @@ export class KyselySessionStore implements SessionStore {
       await this.db.deleteFrom('session').where('token_hash', '=', hash).execute();
       return null;
     }
-    if (t - row.read >= TOUCH_MS) {
+    if (t - row.read >= activityInterval(maxIdleMs)) {
       await this.db.updateTable('session').set({ read: t }).where('token_hash', '=', hash).execute();
       row.read = t;
     }

@@ -27,7 +27,11 @@ export const SignUpForm = t.exact(
 );
 export type SignUpForm = t.TypeOf<typeof SignUpForm>;
 
-export const TrialForm = t.exact(t.type({ organization, person: formText(200), username, password }), 'trial form');
+/** The trial needs the same proof of work as sign-up (issue 22 item 4). */
+export const TrialForm = t.exact(
+  t.type({ organization, person: formText(200), username, password, cookie: formText(4096), iv: formText(100), solved: formText(100) }),
+  'trial form',
+);
 export type TrialForm = t.TypeOf<typeof TrialForm>;
 
 /** Spec 000 section 8: a refused sign-in, `{ reason, message }`. */
@@ -43,6 +47,12 @@ export type SignedInAnswer = t.TypeOf<typeof SignedInAnswer>;
 
 export const SignInAnswer = t.union([SignedInAnswer, SignInFailureAnswer], 'sign-in answer');
 
-/** GET /api/formpuzzle: the proof of work of sign-up, sealed in cookie/iv. */
-export const PuzzleAnswer = t.type({ salt: t.string, hash: t.string, cookie: t.string, iv: t.string }, 'puzzle');
+/**
+ * GET /api/formpuzzle: the proof of work of sign-up, sealed in cookie/iv; `difficulty` is the bits
+ * of the hash to match (16, the spec's 4 characters, when absent; issue 22 item 4).
+ */
+export const PuzzleAnswer = t.intersection(
+  [t.type({ salt: t.string, hash: t.string, cookie: t.string, iv: t.string }), t.partial({ difficulty: t.number })],
+  'puzzle',
+);
 export type PuzzleAnswer = t.TypeOf<typeof PuzzleAnswer>;

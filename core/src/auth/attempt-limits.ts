@@ -118,6 +118,6 @@ export const AttemptKeys = {
   linkAddress: (ip: string) => `link:address:${ip}`,
   trialAddress: (ip: string) => `trial:address:${ip}`,
   trialGlobal: () => 'trial:all',
-  surveyLink: (org: string, key: string) => `survey:link:${org}/${key}`,
+  surveyLink: (org: string, key: string) => `survey:link:${org}/${key.slice(0, 200)}`,
   surveyAddress: (ip: string) => `survey:address:${ip}`,
 } as const;

@@ -144,6 +144,8 @@ export class SignInService {
     if (peek.link.purpose === 'INVITE' || peek.link.purpose === 'USER_FORGOT') return left(mustChangePassword(peek.link.purpose));
     const used = await this.deps.sessions.redeemLink(org, token, now);
     if (used._tag !== 'Redeemed') return left(magicTimeout());
+    // The mailbox proved who signs in: the account's delay, if someone caused one, is over.
+    await this.attempts.clear(AttemptKeys.account(org, email));
     return right(await this.open(org, user, client));
   }
 

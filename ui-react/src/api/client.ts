@@ -223,7 +223,7 @@ export class ApiClient {
     return { ok: res.ok, text: await res.text() };
   }
 
-  async trial(f: { person: string; username: string; password: string; organization: string }): Promise<{ ok: boolean; text: string }> {
+  async trial(f: { person: string; username: string; password: string; organization: string; cookie: string; iv: string; solved: string }): Promise<{ ok: boolean; text: string }> {
     const res = await this.form(API.trial.path, f);
     const token = res.headers.get(TOKEN_HEADER);
     if (token) this.setToken(token);
