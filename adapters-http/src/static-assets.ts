@@ -7,14 +7,19 @@ import { extname, join, resolve, sep } from 'node:path';
  * the build writes `.br` and `.gz` next to every compressible file, and each request gets the
  * smallest variant its Accept-Encoding allows, with the original's Content-Type. Vite's hashed
  * files under /assets/ never change under their name, so browsers keep them a year without
- * asking; everything else (index.html, the SPA fallback, unhashed files such as theme-init.js)
- * is revalidated on every load (no-cache plus ETag/Last-Modified, so that costs a 304).
+ * asking; index.html (also as the SPA fallback) is revalidated on every load (no-cache plus
+ * ETag/Last-Modified, so that costs a 304); other unhashed files are kept an hour.
  */
 
 /** The cache policy of a file whose name carries a content hash. */
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
-/** The cache policy of files that keep their name across builds. */
+/** The cache policy of the page: every load asks (a 304 when unchanged), so a new build is seen at once. */
 export const REVALIDATE = 'no-cache';
+/**
+ * Other files that keep their name across builds (public/, e.g. theme-init.js, a blocking script
+ * in the page's head): an hour, as before, so a visit does not wait for a revalidation of each.
+ */
+export const SHORT = 'public, max-age=3600';
 
 /** The precompressed variants, best first (brotli is ~15% smaller than gzip on the bundle). */
 const VARIANTS = [
@@ -47,6 +52,11 @@ export const acceptedCodings = (header: string | undefined): Coding[] => {
 
 /** Vite names its output `name-HASH.ext` under assets/; only those are safe to keep forever. */
 const isHashed = (urlPath: string): boolean => /^\/assets\/(?:[^/]+\/)*[^/]+-[A-Za-z0-9_-]{8,}\.[A-Za-z0-9]+$/.test(urlPath);
+
+const cachePolicy = (urlPath: string, file: string): string => {
+  if (isHashed(urlPath)) return IMMUTABLE;
+  return extname(file) === '.html' ? REVALIDATE : SHORT;
+};
 
 /**
  * The file of a URL path inside `root`, or undefined when the path cannot name one: undecodable,
@@ -125,7 +135,7 @@ export const staticAssets = (distDir: string): RequestHandler => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return next();
     if (req.path === '/api' || req.path.startsWith('/api/')) return next();
     const file = fileFor(dist, req.path);
-    if (file && isFile(file)) return sendBuilt(req, res, next, file, isHashed(req.path) ? IMMUTABLE : REVALIDATE);
+    if (file && isFile(file)) return sendBuilt(req, res, next, file, cachePolicy(req.path, file));
     if (req.path.startsWith('/assets/')) return next();
     sendBuilt(req, res, next, index, REVALIDATE);
   };
