@@ -8,7 +8,8 @@ import { solvePuzzle } from '@tessera/core/internal';
 const sha256Hex = async (text: string): Promise<string> =>
   [...new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)))].map((b) => b.toString(16).padStart(2, '0')).join('');
 
-self.onmessage = async (e: MessageEvent<{ salt: string; hash: string }>) => {
-  const result = await solvePuzzle(e.data.salt, e.data.hash, sha256Hex);
+/** `difficulty`: the bits the server asks for (issue 22 item 4); absent, the spec's 4 characters. */
+self.onmessage = async (e: MessageEvent<{ salt: string; hash: string; difficulty?: number }>) => {
+  const result = await solvePuzzle(e.data.salt, e.data.hash, sha256Hex, undefined, e.data.difficulty);
   (self as unknown as Worker).postMessage(result._tag === 'Right' ? { solved: result.right } : { error: result.left.message });
 };

@@ -15,13 +15,14 @@ const failureText = (text: string, server: string): string => {
   return reason && reason !== text ? `${text}\n${reason}` : text;
 };
 
-/** Fetches the puzzle and solves it in a Web Worker, so the form stays responsive. */
-const usePuzzle = (): Solution | null => {
+/** Fetches the puzzle and solves it in a Web Worker, so the form stays responsive; a new `round` asks for a new one (a puzzle is used once). */
+const usePuzzle = (round = 0): Solution | null => {
   const api = useApi();
   const [solution, setSolution] = useState<Solution | null>(null);
   useEffect(() => {
     let worker: Worker | undefined;
     let cancelled = false;
+    setSolution(null);
     void api
       .formPuzzle()
       .then((p) => {
@@ -31,14 +32,14 @@ const usePuzzle = (): Solution | null => {
           if (e.data.solved !== undefined) setSolution({ ...p, solved: e.data.solved });
           worker?.terminate();
         };
-        worker.postMessage({ salt: p.salt, hash: p.hash });
+        worker.postMessage({ salt: p.salt, hash: p.hash, difficulty: p.difficulty });
       })
       .catch(() => undefined);
     return () => {
       cancelled = true;
       worker?.terminate();
     };
-  }, [api]);
+  }, [api, round]);
   return solution;
 };
 
@@ -125,11 +126,16 @@ export const SignupPage = () => {
   );
 };
 
-/** /trial (spec 000 sections 2 and 4): 'Start me up!', WAIT retried every 5 s, then 'Organiztion Created!'. */
+/**
+ * /trial (spec 000 sections 2 and 4): 'Start me up!', WAIT retried every 5 s, then 'Organiztion
+ * Created!'. Like sign-up it sends a solved puzzle (issue 22 item 4), solved while the form is filled in.
+ */
 export const TrialPage = () => {
   const t = useT();
   const api = useApi();
   const navigate = useNavigate();
+  const [round, setRound] = useState(0);
+  const puzzle = usePuzzle(round);
   const [f, setF] = useState({ organization: '', person: '', username: '', password: '', confirm: '' });
   const [state, setState] = useState<'idle' | 'waiting' | 'created'>('idle');
   const [error, setError] = useState('');
@@ -138,7 +144,16 @@ export const TrialPage = () => {
   const complete = f.organization && f.person && f.username && f.password && f.confirm && !mismatch;
 
   const attempt = async (): Promise<void> => {
-    const res = await api.trial({ person: f.person, username: f.username, password: f.password, organization: f.organization });
+    if (!puzzle) return;
+    const res = await api.trial({
+      person: f.person,
+      username: f.username,
+      password: f.password,
+      organization: f.organization,
+      cookie: puzzle.cookie,
+      iv: puzzle.iv,
+      solved: puzzle.solved,
+    });
     if (res.ok && res.text === 'WAIT') {
       setTimeout(() => void attempt(), DELAYS.trialRetry);
       return;
@@ -149,6 +164,8 @@ export const TrialPage = () => {
     } else {
       setState('idle');
       setError(failureText(t('MsgInvalidUsernameOrPassword'), res.text));
+      // The puzzle may be used up by now: the next try gets a new one.
+      setRound((r) => r + 1);
     }
   };
 
@@ -182,7 +199,8 @@ export const TrialPage = () => {
           </p>
         )}
         {state === 'waiting' && <p className="muted">{t('MsgCreatingOrganization')}</p>}
-        <button type="submit" className="btn btn-primary btn-block" disabled={!complete || state === 'waiting'}>
+        {!puzzle && <p className="muted small">{t('MsgSolvingPuzzle')}</p>}
+        <button type="submit" className="btn btn-primary btn-block" disabled={!complete || !puzzle || state === 'waiting'}>
           {t('CmdStartMeUp')}
         </button>
       </form>
