@@ -367,8 +367,8 @@ describe('provider sign-in with a real OpenID provider', () => {
 
   const sha = (text: string): string => createHash('sha256').update(text).digest('hex');
   const solvedPuzzle = async (): Promise<string> => {
-    const p = (await (await fetch(`${url}/api/formpuzzle`)).json()) as { salt: string; hash: string; cookie: string; iv: string };
-    const solved = await solvePuzzle(p.salt, p.hash, sha);
+    const p = (await (await fetch(`${url}/api/formpuzzle`)).json()) as { salt: string; hash: string; cookie: string; iv: string; difficulty: number };
+    const solved = await solvePuzzle(p.salt, p.hash, sha, undefined, p.difficulty);
     if (isLeft(solved)) throw new Error(solved.left.message);
     return JSON.stringify({ cookie: p.cookie, iv: p.iv, solved: solved.right });
   };
