@@ -249,3 +249,44 @@ describe('issue 22 item 4: the trial takes the proof of work of sign-up, a per-a
     expect(limitsFromEnv({ TESSERA_TRIALS_PER_HOUR: 'lots' }).public.trialGlobal.limit).toBe(DEFAULT_PUBLIC_LIMITS.trialGlobal.limit);
   });
 });
+
+describe('issue 22 item 8: public survey submissions are limited per link and per address', () => {
+  let h: Host;
+  beforeAll(async () => {
+    process.env.TESSERA_TRUST_PROXY = '1';
+    h = await startHost({}, { clock: new StoppedClock() });
+    await createOrg(h, 'surveys', { email: 'admin@surveys.test', password: 'survey-password' }, ['demo']);
+    const admin = new Api(h.url);
+    await admin.login('surveys', 'admin@surveys.test', 'survey-password');
+    await admin.create('inu_survey_template', { name: 'Open form', key: 'open-form-2026', object_name: 'lead', meta: '{"properties":["name"]}' });
+  });
+  afterAll(async () => {
+    delete process.env.TESSERA_TRUST_PROXY;
+    await h?.server.close();
+    rmSync(h.dataDir, { recursive: true, force: true });
+  });
+
+  const submit = (ip: string, i: number) =>
+    fetch(`${h.url}/api/survey/surveys/open-form-2026`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+      body: JSON.stringify({ name: `Flood ${i}` }),
+    });
+
+  it('a flood of 100 anonymous submissions from one address: 10 a minute go through, the rest 429 with Retry-After', async () => {
+    const rs = await Promise.all(Array.from({ length: 100 }, (_, i) => submit('203.0.113.9', i)));
+    expect(statuses(rs)).toEqual({ 200: DEFAULT_PUBLIC_LIMITS.surveyAddress.limit, 429: 100 - DEFAULT_PUBLIC_LIMITS.surveyAddress.limit });
+    const refused = rs.find((r) => r.status === 429)!;
+    expect(await refused.text()).toBe('ERR_TOO_MANY_REQUESTS: too many answers to this form; try again later');
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+  });
+
+  it('from many addresses, one link takes 30 a minute; the next minute it takes answers again', async () => {
+    h.clock.offsetMs += 60_000;
+    const rs = await Promise.all(Array.from({ length: 60 }, (_, i) => submit(`198.51.100.${i}`, i)));
+    expect(statuses(rs)).toEqual({ 200: DEFAULT_PUBLIC_LIMITS.surveyLink.limit, 429: 60 - DEFAULT_PUBLIC_LIMITS.surveyLink.limit });
+    h.clock.offsetMs += 60_000;
+    expect((await submit('198.51.100.200', 1)).status).toBe(200);
+  });
+});
