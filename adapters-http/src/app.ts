@@ -140,7 +140,7 @@ export const createApp = (deps: HttpDeps): express.Express => {
 const errorHandler =
   (logger: Logger): ErrorRequestHandler =>
   (err: unknown, _req, res, _next) => {
-    const e = (err ?? {}) as { type?: string; status?: number; limit?: number; message?: string };
+    const e = (err ?? {}) as { type?: string; status?: number; limit?: number; message?: string; code?: string };
     if (res.headersSent) {
       res.end();
       return;
@@ -148,6 +148,8 @@ const errorHandler =
     if (e.type === 'entity.too.large')
       return sendText(res, 413, `ERR_TOO_LARGE: the body is over the limit of ${Math.round((e.limit ?? 0) / 1024)} KB`);
     if (e.type === 'entity.parse.failed') return sendText(res, 400, 'ERR_INPUT: the body is not valid JSON');
+    // A database read past its time budget (issue 22): the server stays responsive, the caller may retry.
+    if (e.code === 'ERR_TIMEOUT') return sendText(res, 503, `ERR_TIMEOUT: ${e.message ?? 'the request took too long'}`);
     if (e.type === 'entity.too.deep') return sendText(res, 400, `ERR_INPUT: ${e.message ?? 'the body is nested too deep'} (limit jsonMaxDepth)`);
     if (typeof e.status === 'number' && e.status >= 400 && e.status < 500) return sendText(res, 400, `ERR_INPUT: ${e.message ?? 'bad request'}`);
     const id = String(res.locals.requestId ?? '');

@@ -31,6 +31,7 @@ import {
   openCatalog,
   parseMssqlConnectionString,
   sqliteDatabases,
+  SqliteWorkerPool,
   type CatalogDb,
   type OrganizationDatabases,
 } from '@tessera/adapters-sql';
@@ -61,7 +62,16 @@ export type HostConfig = {
   database: { kind: 'sqlite' } | { kind: 'mssql'; connection: string };
   /** Sign-in, link, trial and survey limits and the puzzle's difficulty (TESSERA_* variables, limits-config.ts); absent: the defaults. */
   attemptLimits?: LimitsConfig;
+  /**
+   * Database work (issue 22, docs/operations.md): SQLite worker threads (TESSERA_SQL_WORKERS,
+   * default the machine's parallelism, at least 2; 0 runs SQLite on the request thread), a read's
+   * time budget (TESSERA_READ_BUDGET_MS, default 10000) and the count cap (TESSERA_COUNT_CAP,
+   * default 50000). Absent: the defaults.
+   */
+  limits?: { sqlWorkers?: number; readBudgetMs?: number; countCap?: number };
 };
+
+const envNumber = (v: string | undefined): number | undefined => (v !== undefined && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : undefined);
 
 /** Tokens of the composition roots beyond the ports' own (core Tokens): host values and services of this host. */
 export const CliTokens = {
@@ -85,6 +95,7 @@ export const defaultHostConfig = (dataDir: string, env: Record<string, string | 
   logLevel: env.TESSERA_LOG_LEVEL ?? 'info',
   database: { kind: 'sqlite' },
   attemptLimits: limitsFromEnv(env),
+  limits: { sqlWorkers: envNumber(env.TESSERA_SQL_WORKERS), readBudgetMs: envNumber(env.TESSERA_READ_BUDGET_MS), countCap: envNumber(env.TESSERA_COUNT_CAP) },
 });
 
 /** The repository's root, where ui-react/dist is found. */
@@ -123,8 +134,13 @@ const catalogModule = (catalog: CatalogDb) =>
 const tenantsModule = new ContainerModule(({ bind }) => {
   provide(bind, CliTokens.OrganizationDatabases, [CliTokens.Config, Tokens.Clock, Tokens.IdGenerator], (cfg, clock, ids) =>
     cfg.database.kind === 'mssql'
-      ? mssqlDatabases(parseMssqlConnectionString(cfg.database.connection), clock, ids)
-      : sqliteDatabases(cfg.dataDir, clock, ids),
+      ? mssqlDatabases(parseMssqlConnectionString(cfg.database.connection), clock, ids, { countCap: cfg.limits?.countCap })
+      : sqliteDatabases(cfg.dataDir, clock, ids, {
+          countCap: cfg.limits?.countCap,
+          readBudgetMs: cfg.limits?.readBudgetMs,
+          // one pool per data folder: the host's organizations share its workers
+          pool: cfg.limits?.sqlWorkers === 0 ? undefined : new SqliteWorkerPool({ size: cfg.limits?.sqlWorkers }),
+        }),
   );
   provide(bind, Tokens.TenantRegistry, [CliTokens.OrganizationDatabases, Tokens.Clock], (databases, clock) => new KyselyTenantRegistry(databases, clock));
 });

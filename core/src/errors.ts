@@ -2,7 +2,7 @@
  * Expected failures are values (ARCHITECTURE.md). Each carries the specification's text;
  * the edge maps `code` to a status (API.md) or an exit code.
  */
-export type ErrorCode = 'ERR_INPUT' | 'ERR_PERMISSION' | 'ERR_NOT_FOUND' | 'ERR_8001' | 'ERR_TOO_LARGE' | 'ERR_SERVER';
+export type ErrorCode = 'ERR_INPUT' | 'ERR_PERMISSION' | 'ERR_NOT_FOUND' | 'ERR_8001' | 'ERR_TOO_LARGE' | 'ERR_TIMEOUT' | 'ERR_SERVER';
 
 export type InputError = { _tag: 'InputError'; code: 'ERR_INPUT'; message: string };
 export type PermissionDenied = { _tag: 'PermissionDenied'; code: 'ERR_PERMISSION'; message: string };

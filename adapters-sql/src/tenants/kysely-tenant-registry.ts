@@ -67,5 +67,6 @@ export class KyselyTenantRegistry implements TenantRegistry {
       const o = await p.catch(() => null);
       if (o) await o.db.destroy();
     }
+    await this.databases.close?.();
   }
 }

@@ -18,6 +18,8 @@ import { mssqlDdl } from '../schema/mssql-ddl.js';
 import { createOrganizationDatabase } from '../schema/organization-database.js';
 import { sqliteDdl } from '../schema/sqlite-ddl.js';
 import { openOrgDatabase, sqliteKysely } from '../sqlite/org-database.js';
+import type { SqliteWorkerPool } from '../workers/sqlite-worker-pool.js';
+import { WorkerSqliteRunner } from '../workers/worker-sqlite-runner.js';
 
 /** One organization's database as the server holds it open. */
 export type OrganizationConnection = {
@@ -31,15 +33,43 @@ export interface OrganizationDatabases {
   connect(orgName: string): OrganizationConnection;
   /** Creates the database of a new organization with the tables of these entities. */
   create(orgName: string, entities: readonly Entity[]): Promise<void>;
+  /** Stops what the databases share (the SQLite worker pool); called when the host closes. */
+  close?(): Promise<void>;
 }
 
-/** DATA/orgs/{name}.sqlite (docs/schema.md). */
-export const sqliteDatabases = (dataDir: string, clock: Clock, ids: IdGenerator): OrganizationDatabases => ({
+/** The limits of database work of one host (issue 22 item 1; docs/operations.md). */
+export type DatabaseLimits = {
+  /** where a fetch's count stops (default DEFAULT_COUNT_CAP, 50,000) */
+  countCap?: number;
+  /** a read's time budget in ms on the worker pool, after which it fails with ERR_TIMEOUT (default 10 s) */
+  readBudgetMs?: number;
+};
+
+/** A read's time budget by default (issue 22: 10 s). */
+export const DEFAULT_READ_BUDGET_MS = 10_000;
+
+/**
+ * DATA/orgs/{name}.sqlite (docs/schema.md). With a worker pool, records are read and written in
+ * its workers (off the request thread); without one, on the host's own connection. The host's
+ * connection also reads the applied metadata.
+ */
+export const sqliteDatabases = (
+  dataDir: string,
+  clock: Clock,
+  ids: IdGenerator,
+  options: DatabaseLimits & { pool?: SqliteWorkerPool } = {},
+): OrganizationDatabases => ({
   connect: (orgName) => {
     const opened = openOrgDatabase(dataDir, orgName);
     if (opened._tag === 'Left') throw new Error(opened.left.message);
     const raw = opened.right;
-    return { db: sqliteKysely(raw), ddl: sqliteDdl, store: (lookup, feed) => new KyselyRecordStore(new SqliteRunner(raw), lookup, clock, ids, feed) };
+    const pool = options.pool;
+    const runner = () =>
+      pool ? new WorkerSqliteRunner(raw, pool, { readBudgetMs: options.readBudgetMs ?? DEFAULT_READ_BUDGET_MS }) : new SqliteRunner(raw);
+    return { db: sqliteKysely(raw), ddl: sqliteDdl, store: (lookup, feed) => new KyselyRecordStore(runner(), lookup, clock, ids, feed, options.countCap) };
+  },
+  close: async () => {
+    await options.pool?.close();
   },
   create: async (orgName, entities) => {
     const created = await createOrganizationDatabase(dataDir, orgName, entities, clock);
@@ -51,10 +81,14 @@ export const sqliteDatabases = (dataDir: string, clock: Clock, ids: IdGenerator)
  * One database per organization on a SQL Server (`tessera_{name}`, docs/sql-server.md), reached
  * with the server and credentials of the connection string; the catalog stays in the data folder.
  */
-export const mssqlDatabases = (connection: MssqlConnection, clock: Clock, ids: IdGenerator): OrganizationDatabases => ({
+export const mssqlDatabases = (connection: MssqlConnection, clock: Clock, ids: IdGenerator, limits: DatabaseLimits = {}): OrganizationDatabases => ({
   connect: (orgName) => {
     const dialect = mssqlDialect({ ...connection, database: mssqlOrgDatabaseName(orgName) });
-    return { db: dialect.db, ddl: mssqlDdl, store: (lookup, feed) => new KyselyRecordStore(new MssqlRunner(dialect), lookup, clock, ids, feed) };
+    return {
+      db: dialect.db,
+      ddl: mssqlDdl,
+      store: (lookup, feed) => new KyselyRecordStore(new MssqlRunner(dialect), lookup, clock, ids, feed, limits.countCap),
+    };
   },
   create: async (orgName, entities) => {
     // One plain connection first: an unreachable server fails now, not after the pool's retries.

@@ -44,13 +44,26 @@ class PoolWorker {
   readonly pending = new Map<number, Pending>();
   /** transactions open on this worker: they live on its connections and cannot move */
   readonly transactions = new Set<number>();
+  /** set once the worker has loaded (its first message) */
+  ready = false;
+  private readonly whenReady: Array<() => void> = [];
 
   constructor(onReply: (w: PoolWorker, r: WorkerReply) => void, onExit: (w: PoolWorker, e: Error) => void) {
     this.worker = newWorker();
-    this.worker.on('message', (r: WorkerReply) => onReply(this, r));
+    this.worker.on('message', (r: WorkerReply) => {
+      if (r.id !== 0) return onReply(this, r);
+      this.ready = true;
+      for (const f of this.whenReady.splice(0)) f();
+    });
     this.worker.on('error', (e) => onExit(this, e));
     this.worker.on('exit', (code) => onExit(this, new WorkerLost(`SQLite worker exited with code ${code}`)));
     this.idle();
+  }
+
+  /** Runs `f` once the worker has loaded. */
+  onReady(f: () => void): void {
+    if (this.ready) f();
+    else this.whenReady.push(f);
   }
 
   /** An idle worker does not keep the process alive; one with work does (a CLI command awaits it). */
@@ -122,9 +135,11 @@ export class SqliteWorkerPool {
     }
   }
 
+  /** The worker with the least work; one still loading (a replacement) counts as busy. */
   private leastBusy(): PoolWorker {
+    const load = (w: PoolWorker): number => w.pending.size + w.transactions.size + (w.ready ? 0 : 1);
     let best = this.workers[0];
-    for (const w of this.workers) if (w.pending.size + w.transactions.size < best.pending.size + best.transactions.size) best = w;
+    for (const w of this.workers) if (load(w) < load(best)) best = w;
     return best;
   }
 
@@ -138,15 +153,18 @@ export class SqliteWorkerPool {
     if (this.closed) return Promise.reject(new Error('the SQLite worker pool is closed'));
     return new Promise((resolve, reject) => {
       const p: Pending = { message, resolve, reject };
-      if (budgetMs !== undefined && budgetMs > 0) {
-        p.timer = setTimeout(() => {
-          const owner = this.workers.find((x) => x.pending.get(message.id) === p);
-          owner?.pending.delete(message.id);
-          reject(new SqlTimeout(budgetMs));
-          if (owner) this.replace(owner);
-        }, budgetMs);
-      }
       this.send(w, p);
+      // The budget counts from when the worker can run the read (a replaced worker loads first).
+      if (budgetMs !== undefined && budgetMs > 0)
+        w.onReady(() => {
+          if (!w.pending.has(message.id)) return;
+          p.timer = setTimeout(() => {
+            const owner = this.workers.find((x) => x.pending.get(message.id) === p);
+            owner?.pending.delete(message.id);
+            reject(new SqlTimeout(budgetMs));
+            if (owner) this.replace(owner);
+          }, budgetMs);
+        });
     });
   }
 

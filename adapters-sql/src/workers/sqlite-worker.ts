@@ -92,3 +92,6 @@ parentPort?.on('message', (m: WorkerRequest) => {
   }
   parentPort?.postMessage(reply);
 });
+
+// Ready: the pool starts a read's time budget only once its worker can run it.
+parentPort?.postMessage({ id: 0, ok: true } satisfies WorkerReply);

@@ -6,7 +6,7 @@ import { isLeft } from 'fp-ts/lib/Either.js';
 import type { Mailer, MailMessage, PasswordHasher } from '@tessera/core/internal';
 export { isLeft };
 import { ScryptPasswordHasher } from '@tessera/adapters-http';
-import { CliTokens, defaultHostConfig, packsFor, resolve, startServer, type RunningServer } from '@tessera/cli';
+import { CliTokens, defaultHostConfig, packsFor, resolve, startServer, type HostConfig, type RunningServer } from '@tessera/cli';
 
 /** Mail kept in memory, for tests that follow links without an SMTP server. */
 export class MemoryMailer implements Mailer {
@@ -61,11 +61,16 @@ export class ShiftedClock {
 }
 
 export const startHarness = async (
-  options: { mailer?: Mailer; sessionIdleMs?: number; clock?: ShiftedClock; staticDir?: string; hasher?: PasswordHasher } = {},
+  options: { mailer?: Mailer; sessionIdleMs?: number; clock?: ShiftedClock; staticDir?: string; hasher?: PasswordHasher; limits?: HostConfig['limits'] } = {},
 ): Promise<Harness> => {
   const dataDir = mkdtempSync(join(tmpdir(), 'tessera-http-'));
   const mailer = new MemoryMailer();
-  const config = { ...defaultHostConfig(dataDir, {}), logLevel: 'silent', ...(options.sessionIdleMs ? { sessionIdleMs: options.sessionIdleMs } : {}) };
+  const config = {
+    ...defaultHostConfig(dataDir, {}),
+    logLevel: 'silent',
+    ...(options.sessionIdleMs ? { sessionIdleMs: options.sessionIdleMs } : {}),
+    ...(options.limits ? { limits: options.limits } : {}),
+  };
   const server = await startServer(
     { ...config, port: 0, host: '127.0.0.1', staticDir: options.staticDir ?? join(dataDir, 'no-ui') },
     { mailer: options.mailer ?? mailer, logger: pino({ level: 'silent' }), hasher: options.hasher ?? testHasher, clock: options.clock },
