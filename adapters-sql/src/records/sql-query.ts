@@ -121,7 +121,11 @@ class Builder {
     return FIELD_TYPES[c.property.type].stored === 'counter' ? versionExpr(this.d.kind, e) : e;
   }
 
-  /** The label of a lookup column: the target's name, from one LEFT JOIN per target. */
+  /**
+   * The label of a lookup column: the target's name, from one LEFT JOIN per target. The target's
+   * read scope is part of the join, so the label of a record the caller may not read is NULL
+   * (issue 22 item 6), as the reference evaluator answers.
+   */
   label(c: ColumnRef): Expr {
     const key = `${c.table}.${c.property.logicalName}`;
     const known = this.labels.get(key);
@@ -132,6 +136,7 @@ class Builder {
       const alias = `l${this.labelJoins.length}`;
       const on = [sql`${ref(alias, primaryKeyOf(target))} = ${ref(c.table, c.property.logicalName)}`];
       if (targets.length > 1) on.push(sql`${ref(c.table, lookupTargetColumn(c.property.logicalName))} = ${target.logicalName}`);
+      on.push(...this.scopeParts(alias, target));
       this.labelJoins.push({ entity: target, alias, on: and(on) });
       parts.push(ref(alias, 'name'));
     }

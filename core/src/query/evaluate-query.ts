@@ -115,7 +115,11 @@ const rowById = (source: EvaluationSource, entity: string, id: string): EntityRe
   return index.get(id);
 };
 
-/** The output form of a stored field: a lookup gets its label from the target's name. */
+/**
+ * The output form of a stored field: a lookup gets its label from the target's name, when the
+ * caller may read the target; of a record they may not read, the label is null (issue 22 item 6:
+ * a label is what the record discloses, in lists, group keys and exports alike).
+ */
 const outputValue = (source: EvaluationSource, record: EntityRecord | null, property: Property): FieldValue => {
   if (!record) return null;
   const v = record[property.logicalName];
@@ -124,7 +128,8 @@ const outputValue = (source: EvaluationSource, record: EntityRecord | null, prop
   if (stored === 'lookup' && typeof v === 'object') {
     const target = v.name || (property.targets ?? [])[0] || '';
     const targetRow = rowById(source, target, v.id.toLowerCase());
-    const label = targetRow && typeof targetRow.name === 'string' ? targetRow.name : null;
+    const readable = targetRow !== undefined && inReadScope(source.scope(target), targetRow);
+    const label = readable && typeof targetRow.name === 'string' ? targetRow.name : null;
     return { id: v.id, name: target, label };
   }
   if (stored === 'counter') return String(v);

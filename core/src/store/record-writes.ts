@@ -17,6 +17,7 @@ import {
   versionFieldOf,
   type StoredRecord,
 } from './record-rules.js';
+import { referencesReadable } from './readable-references.js';
 
 /**
  * The write use cases of every store, written once. A write is a generator of storage steps
@@ -126,6 +127,8 @@ export function* createRecord(ctx: WriteContext, caller: Caller, entity: string,
   if (isLeft(record)) return record;
   const d = decide(caller, 'create', e.right, record.right);
   if (isLeft(d)) return d;
+  const refs = yield* referencesReadable(ctx, caller, e.right, object, record.right);
+  if (isLeft(refs)) return refs;
   const id = record.right[primaryKeyOf(e.right)] as string;
   if (!(yield* inserted(e.right, record.right))) return left(inputError(`A ${entity} with id ${id} (or the same unique fields) already exists`));
   const created = record.right;
@@ -166,6 +169,8 @@ export function* updateRecord(ctx: WriteContext, caller: Caller, entity: string,
   const now = ctx.now();
   const changes = changesOf(e, current, object, caller, now);
   if (isLeft(changes)) return changes;
+  const refs = yield* referencesReadable(ctx, caller, e, object, changes.right);
+  if (isLeft(refs)) return refs;
   const versionField = versionFieldOf(e);
   if (Object.keys(changes.right).length === 0) {
     // Nothing changed: nothing is written, but a stale version is still reported.

@@ -168,6 +168,8 @@ const callerArb: fc.Arbitrary<Caller> = fc.constantFrom(
   systemCaller(),
   userCaller(1, { account: [0, 1, 0, 0], contact: [0, 3, 0, 0] }),
   userCaller(2, { account: [0, 3, 0, 0], contact: [0, 1, 0, 0] }),
+  // Reads only their own user record: the labels of other owners are null in both stores (issue 22 item 6).
+  userCaller(3, { account: [0, 3, 0, 0], contact: [0, 1, 0, 0], systemuser: [0, 1, 0, 0] }),
 );
 
 /** Averages may differ in the last bits between engines: compared to 9 significant digits. */

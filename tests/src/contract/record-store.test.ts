@@ -377,7 +377,8 @@ describe.each(STORES)('RecordStore contract: $name', (factory) => {
   describe('writes', () => {
     it('sets the system fields on create: createdon/by, modifiedon/by, ownerid defaulting to the caller, versionnumber', async () => {
       await seed(s);
-      const eva = userCaller(1, { account: [1, 1, 1, 1] });
+      // Eva reads her own user record (owner level): the owner's label is shown only to who may read it (issue 22 item 6).
+      const eva = userCaller(1, { account: [1, 1, 1, 1], systemuser: [0, 1, 0, 0] });
       const id = ok(await s.store.create(eva, 'account', { name: 'New', createdon: '2000-01-01T00:00:00Z', versionnumber: '77' }));
       const r = ok(await s.store.retrieveById(eva, 'account', id));
       expect(r).toMatchObject({ name: 'New', ownerid: { id: EVA, label: 'Eva' }, createdby: { id: EVA }, modifiedby: { id: EVA }, statuscode: 1, statecode: 0 });
@@ -528,7 +529,8 @@ describe.each(STORES)('RecordStore contract: $name', (factory) => {
         }),
       ).records;
     const ofRecord = (id: string) => auditRows({ conditions: [{ attribute: 'objectid', operator: 'eq', value: id }] });
-    const EVA_ACCOUNTS = userCaller(1, { account: [1, 1, 1, 1], audit: [3, 3, 3, 3] });
+    // Eva may read her own user record: she names herself as the owner (issue 22 item 6).
+    const EVA_ACCOUNTS = userCaller(1, { account: [1, 1, 1, 1], audit: [3, 3, 3, 3], systemuser: [0, 1, 0, 0] });
 
     it('create, update and delete each leave one row with the operation, record id, entity, user and time of the write', async () => {
       await seed(s);

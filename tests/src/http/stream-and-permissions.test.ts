@@ -77,7 +77,8 @@ describe('permission levels through roles, and the stream', () => {
 
     const cust = { id: northAccount, name: 'account' };
     const northOrder = await users.tina.create('workorder', { name: 'North job', customerid: cust, workordertype: 1, status: 1, teamid: { id: ids.north, name: 'team' } });
-    const southOrder = await users.tess.create('workorder', { name: 'South job', customerid: cust, workordertype: 1, status: 1, teamid: { id: ids.south, name: 'team' } });
+    // Tess links her own team's customer: a reference to an account she may not read is refused (issue 22 item 6).
+    const southOrder = await users.tess.create('workorder', { name: 'South job', customerid: { id: southAccount, name: 'account' }, workordertype: 1, status: 1, teamid: { id: ids.south, name: 'team' } });
     const q = { entity: { name: 'workorder', attributes: [{ attribute: 'versionnumber' }], filter: { conditions: [{ attribute: 'id', operator: 'in', value: [northOrder, southOrder] }] } }, orders: [{ attribute: 'name' }] };
     const orders = await users.tom.fetchRecords(q);
     const version = (id: string) => orders.records.find((r) => r.id === id)!.versionnumber;
