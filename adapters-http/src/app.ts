@@ -19,6 +19,7 @@ import type { PuzzleSeal } from './auth/puzzle-seal.js';
 import { CallerCache } from './caller-cache.js';
 import { sendText } from './http-errors.js';
 import { DEFAULT_JSON_MAX_DEPTH, verifyJsonDepth } from './json-depth.js';
+import { jsonCompression } from './json-compression.js';
 import { requestLog } from './request-log.js';
 import { adminRoutes } from './routes/admin-routes.js';
 import { contextRoutes } from './routes/context-routes.js';
@@ -114,6 +115,8 @@ export const createApp = (deps: HttpDeps): express.Express => {
     res.setHeader('Cache-Control', 'no-store');
     next();
   });
+  // Large JSON answers (the user context) compressed; streams untouched (json-compression.ts).
+  api.use(jsonCompression());
   api.use(signInRoutes(deps.signIn, guard));
   api.use(organizationRoutes({ ...deps }));
   api.use(adminRoutes({ signIn: deps.signIn, sessions: deps.sessions, logger: deps.logger, errors: new AppErrorLog() }, guard));
