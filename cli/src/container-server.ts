@@ -45,6 +45,9 @@ const outboundServicesModule = (env: Record<string, string | undefined>) =>
   });
 
 /** The Express application of the /api contract, every router wired from HttpDeps. */
+/** A whole number from 1 written in the environment, else undefined (the setting's default). */
+const positiveInt = (v: string | undefined): number | undefined => (v !== undefined && /^[1-9]\d{0,8}$/.test(v.trim()) ? Number(v.trim()) : undefined);
+
 const httpAppModule = (options: ServerOptions, env: Record<string, string | undefined>) =>
   new ContainerModule(({ bind }) => {
     provide(bind, ServerTokens.GraphRoutes, [Tokens.GraphTokenSource, Tokens.DirectionsService], (tokens, directions) => ({ tokens, directions }));
@@ -104,6 +107,10 @@ const httpAppModule = (options: ServerOptions, env: Record<string, string | unde
             staticDir: options.staticDir ?? join(repositoryRoot, 'ui-react', 'dist'),
             // Behind a reverse proxy, the client's address (rate limits, session records) comes from X-Forwarded-For.
             trustProxy: Number.parseInt(process.env.TESSERA_TRUST_PROXY ?? '0', 10) || 0,
+            // Issue 22 items 5 and 7 (docs/api.md); unset or not a positive number: the defaults (64, 5, 5).
+            jsonMaxDepth: positiveInt(env.TESSERA_JSON_MAX_DEPTH),
+            streamsPerSession: positiveInt(env.TESSERA_STREAMS_PER_SESSION),
+            streamsPerUser: positiveInt(env.TESSERA_STREAMS_PER_USER),
           },
         }),
     );
