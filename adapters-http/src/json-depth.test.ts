@@ -18,6 +18,18 @@ describe('issue 22 item 5: the depth of a JSON body is read from its raw bytes b
     );
   });
 
+  it('strings made of quotes, backslashes and brackets never move the depth', () => {
+    const tricky = fc.array(fc.constantFrom('"', '\\', '[', ']', '{', '}', 'a', 'ž'), { maxLength: 30 }).map((cs) => cs.join(''));
+    const value = fc.letrec<{ v: unknown }>((tie) => ({
+      v: fc.oneof({ depthSize: 'small' }, tricky, fc.array(tie('v'), { maxLength: 3 }), fc.dictionary(tricky, tie('v'), { maxKeys: 3 })),
+    })).v;
+    fc.assert(
+      fc.property(value, fc.integer({ min: 0, max: 6 }), (v, max) => {
+        expect(jsonNestsDeeperThan(bytes(JSON.stringify(v)), max)).toBe(depthOf(v) > max);
+      }),
+    );
+  });
+
   it('brackets inside strings, escaped quotes and non-ASCII text do not count', () => {
     expect(jsonNestsDeeperThan(bytes(JSON.stringify({ a: '[[[[{{{{\\"[[[' + 'ž€😀'.repeat(3) })), 1)).toBe(false);
     expect(jsonNestsDeeperThan(bytes('{"a":"\\\\"}'), 1)).toBe(false);

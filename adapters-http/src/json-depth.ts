@@ -16,17 +16,25 @@ const CLOSE_ARRAY = 0x5d;
 const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
 
+/** Whether the quote at `q` is escaped: an odd run of backslashes stands before it. */
+const escaped = (bytes: Uint8Array, q: number): boolean => {
+  let n = 0;
+  while (q - n - 1 >= 0 && bytes[q - n - 1] === BACKSLASH) n++;
+  return n % 2 === 1;
+};
+
 /** Whether the JSON text in `bytes` opens more than `max` objects or arrays inside each other. */
 export const jsonNestsDeeperThan = (bytes: Uint8Array, max: number): boolean => {
   let depth = 0;
-  let inString = false;
   for (let i = 0; i < bytes.length; i++) {
     const b = bytes[i];
-    if (inString) {
-      if (b === BACKSLASH) i++;
-      else if (b === QUOTE) inString = false;
-    } else if (b === QUOTE) inString = true;
-    else if (b === OPEN_ARRAY || b === OPEN_OBJECT) {
+    if (b === QUOTE) {
+      // Strings are most of a body: jump to their closing quote with the native indexOf.
+      let q = bytes.indexOf(QUOTE, i + 1);
+      while (q !== -1 && escaped(bytes, q)) q = bytes.indexOf(QUOTE, q + 1);
+      if (q === -1) return false;
+      i = q;
+    } else if (b === OPEN_ARRAY || b === OPEN_OBJECT) {
       if (++depth > max) return true;
     } else if (b === CLOSE_ARRAY || b === CLOSE_OBJECT) depth--;
   }
