@@ -77,7 +77,10 @@ describe('tenancy: a token reaches only its own organization', () => {
     const calls = fc.sample(fc.oneof(fetchCall, updateCall, batchCall), { numRuns: 1000, seed: 20261121 });
 
     // B's own writes during the run go to its leads; everything else of B must stay as it is.
-    const before = fingerprint(bFile, ['lead']);
+    // B's lead writes are audited (issue 23 item 6): its audit rows other than of leads must stay as they are.
+    const otherAudit = { entity: { name: 'audit', filter: { conditions: [{ attribute: 'logicalname', operator: 'ne', value: 'lead' }] } }, count: true };
+    const auditBefore = (await b.fetchRecords(otherAudit)).count;
+    const before = fingerprint(bFile, ['lead', 'audit']);
     const tokenRes = await a.get('ssetoken');
     const stream = await openStream(h.url, ((await tokenRes.json()) as { token: string }).token);
     // B keeps working meanwhile: its changes must not reach A's stream.
@@ -122,7 +125,8 @@ describe('tenancy: a token reaches only its own organization', () => {
     await stream.until((events) => events.some((e) => e.id === marker));
     await stream.stop();
 
-    expect(fingerprint(bFile, ['lead'])).toBe(before);
+    expect(fingerprint(bFile, ['lead', 'audit'])).toBe(before);
+    expect((await b.fetchRecords(otherAudit)).count).toBe(auditBefore);
     const bAccounts = await b.fetchRecords({ entity: { name: 'account', filter: { conditions: [{ attribute: 'id', operator: 'in', value: bIds.slice(0, 20) }] } }, count: true });
     expect(bAccounts.count).toBe(20);
     expect(bAccounts.records.every((r) => String(r.name).startsWith('Beta secret'))).toBe(true);
