@@ -13,6 +13,8 @@ import { acceptedCodings } from './static-assets.js';
 
 /** Smaller answers are sent as they are: the bytes saved would not pay for the work. */
 export const COMPRESS_FROM_BYTES = 16 * 1024;
+/** Larger ones too: compressing per request would hold a thread-pool thread for too long. */
+export const COMPRESS_UP_TO_BYTES = 8 * 1024 * 1024;
 /**
  * Fast settings, the answer being made per request: the 168 KB demo user context becomes 20 KB
  * in a few ms (brotli 4; gzip 5 about the same size), on the thread pool, off the event loop.
@@ -29,7 +31,9 @@ export const jsonCompression = (): RequestHandler => (req, res, next) => {
     res.send = send;
     const type = String(res.getHeader('Content-Type') ?? '');
     const text = typeof body === 'string' ? Buffer.from(body) : Buffer.isBuffer(body) ? body : undefined;
-    if (!text || text.length < COMPRESS_FROM_BYTES || res.statusCode !== 200 || !type.startsWith('application/json') || res.getHeader('Content-Encoding'))
+    const outOfRange = !text || text.length < COMPRESS_FROM_BYTES || text.length > COMPRESS_UP_TO_BYTES;
+    // A download (Content-Disposition) keeps its bytes and length, as a file.
+    if (!text || outOfRange || res.statusCode !== 200 || !type.startsWith('application/json') || res.getHeader('Content-Encoding') || res.getHeader('Content-Disposition'))
       return send(body);
     const done = (err: Error | null, bytes: Buffer) => {
       if (err) return void send(text);
