@@ -2,7 +2,7 @@ import { isLeft, left, right, type Either } from 'fp-ts/lib/Either.js';
 import { errorText, inputError, noObject, notFound, permissionDenied, versionConflict, type DomainError } from '../errors.js';
 import { primaryKeyOf, type Entity, type EntityRecord } from '../metadata/entity.js';
 import { SYSTEM_USER_ENTITY } from '../permissions/access.js';
-import { canAccess } from '../permissions/access.js';
+import { canAccess, inReadScope, readScope } from '../permissions/access.js';
 import type { Caller, Operation } from '../permissions/types.js';
 import type { Change, ChangeOperation } from '../ports/change-feed.js';
 import { isSystemCaller, type ItemResult, type WriteItem } from '../ports/record-store.js';
@@ -104,15 +104,20 @@ const auditWriteRefused = (caller: Caller, op: 'create' | 'update' | 'delete', e
     ? left(permissionDenied(`No ${op} permission on ${AUDIT_ENTITY}: audit records are read-only`))
     : right(null);
 
-/** The label of the user who last modified a record, for 'This record was modified by {modifier}'. */
-function* conflict(ctx: WriteContext, current: StoredRecord | null, e: Entity): Steps<DomainError> {
+/**
+ * The label of the user who last modified a record, for 'This record was modified by {modifier}';
+ * none when the caller may not read that user's record (a label discloses nothing the caller may
+ * not read: issue 22 item 6; the client then names 'another user').
+ */
+function* conflict(ctx: WriteContext, caller: Caller, current: StoredRecord | null, e: Entity): Steps<DomainError> {
   if (!current) return notFound(`${e.logicalName} not found`);
   const by = current.modifiedby;
   let modifier: string | undefined;
   const users = ctx.lookup(SYSTEM_USER_ENTITY);
   if (by && typeof by === 'object' && users) {
     const user = yield* get(users, by.id);
-    if (user && typeof user.name === 'string') modifier = user.name;
+    const readable = user !== null && (isSystemCaller(caller) || inReadScope(readScope(caller, SYSTEM_USER_ENTITY), user));
+    if (readable && typeof user.name === 'string') modifier = user.name;
   }
   return versionConflict('The record was changed by someone else since it was read', modifier);
 }
@@ -175,12 +180,12 @@ export function* updateRecord(ctx: WriteContext, caller: Caller, entity: string,
   if (Object.keys(changes.right).length === 0) {
     // Nothing changed: nothing is written, but a stale version is still reported.
     if (version !== undefined && versionField && current[versionField] !== version) {
-      return left(yield* conflict(ctx, current, e));
+      return left(yield* conflict(ctx, caller, current, e));
     }
     return right({ id, change: null });
   }
   const n = yield* count({ kind: 'update', entity: e, id, changes: changes.right, version });
-  if (n === 0) return left(yield* conflict(ctx, yield* get(e, id), e));
+  if (n === 0) return left(yield* conflict(ctx, caller, yield* get(e, id), e));
   // The stored record was read for the version check: the old values cost no further read.
   const name = 'name' in changes.right ? changes.right.name : current.name;
   yield* audited(ctx, caller, now, { entity: e, id, operation: AUDIT_UPDATE, name, body: auditChanges(e, current, changes.right) });
@@ -192,7 +197,7 @@ export function* deleteRecord(ctx: WriteContext, caller: Caller, entity: string,
   if (isLeft(x)) return x;
   const { e, id, version, current } = x.right;
   const n = yield* count({ kind: 'delete', entity: e, id, version });
-  if (n === 0) return left(yield* conflict(ctx, yield* get(e, id), e));
+  if (n === 0) return left(yield* conflict(ctx, caller, yield* get(e, id), e));
   // The full body, so that undo-delete brings back every field with the original id.
   yield* audited(ctx, caller, ctx.now(), { entity: e, id, operation: AUDIT_DELETE, name: current.name, body: current });
   return right({ id, change: change(ctx, entity, id, 'delete') });

@@ -111,6 +111,17 @@ describe.each(STORES)('issue 22 item 6, what labels disclose: $name', (factory) 
     expect(all.map((r) => (r.parentcustomerid as { label: string }).label)).toEqual(['North Co', 'South Secret']);
   });
 
+  it("a version conflict names the modifier only to a user who may read the modifier's user record", async () => {
+    const v1 = ok(await s.store.retrieveById(sys, 'account', OURS)).versionnumber;
+    ok(await s.store.update(userCaller(2, { account: [3, 3, 3, 3] }), 'account', { id: OURS, versionnumber: v1, name: 'North Co (Adam)' }));
+    const onlyHerself = userCaller(1, { account: [0, 2, 2, 0], systemuser: [0, 1, 0, 0] }, [NORTH]);
+    const stale = err(await s.store.update(onlyHerself, 'account', { id: OURS, versionnumber: v1, name: 'Eva was here' }));
+    expect(stale.code).toBe('ERR_8001');
+    expect(stale).not.toHaveProperty('modifier');
+    const everyone = userCaller(1, { account: [0, 2, 2, 0], systemuser: [0, 3, 0, 0] }, [NORTH]);
+    expect(err(await s.store.update(everyone, 'account', { id: OURS, versionnumber: v1, name: 'Eva was here' }))).toMatchObject({ code: 'ERR_8001', modifier: 'Adam' });
+  });
+
   it("the export's Label column of a record the user may not read is empty", async () => {
     const properties = ['name', 'parentcustomerid'].map((n) => lookup('contact')!.properties.find((p) => p.logicalName === n)!);
     let csv = '';
