@@ -1,6 +1,10 @@
 import type { Request, RequestHandler, Response, Router } from 'express';
 import { randomUUID } from 'node:crypto';
+import { createReadStream, createWriteStream, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Writable } from 'node:stream';
+import { right, type Either } from 'fp-ts/lib/Either.js';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import type { Logger } from 'pino';
 import {
@@ -20,7 +24,12 @@ import {
   withWriteEffects,
   type Caller,
   type Clock,
+  type DomainError,
   type Entity,
+  type ExportJobAnswer,
+  type ExportRequestBody,
+  type FetchRequest,
+  type RecordStore,
   type ExportWriter,
   type ImportFile,
   type ImportFiles,
@@ -42,6 +51,9 @@ import { signed } from '../session-guard.js';
  *   atomic batches; answers the result with its text.
  * - GET /api/import/template?entity=E: `import_{entity}.csv`.
  * - POST /api/export { query, format?, options?, ids? }: the file, streamed.
+ * - POST /api/export/start (the same body): an export job written to a temporary file in the
+ *   background; GET /api/export/job?id= its progress; GET /api/export/download?id= the file.
+ *   A user runs at most EXPORTS_PER_USER exports at once, streamed or jobs (429 beyond).
  * An upload belongs to the user and organization that sent it and is kept for UPLOAD_TTL_MS.
  */
 export const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
@@ -75,7 +87,30 @@ export type ImportExportDeps = {
   exports: ExportWriter<Writable>;
   clock: Clock;
   logger: Logger;
+  /** Exports (streamed or jobs) one user may run at once (issue 22 item 2; default EXPORTS_PER_USER). */
+  exportsPerUser?: number;
 };
+
+/** Exports one user runs at once by default: more answer 429, so one user cannot fill the server. */
+export const EXPORTS_PER_USER = 2;
+
+type ExportJob = ExportJobAnswer & { org: string; userId: string; path: string; contentType: string; expires: number };
+
+/** A store that counts the records the export reads: the job's progress. */
+const countingStore = (store: RecordStore, counted: (n: number) => void): RecordStore => ({
+  ...store,
+  retrieveById: (...a) => store.retrieveById(...a),
+  create: (...a) => store.create(...a),
+  update: (...a) => store.update(...a),
+  delete: (...a) => store.delete(...a),
+  restore: (...a) => store.restore(...a),
+  executeMultiple: (...a) => store.executeMultiple(...a),
+  retrieveMultiple: async (caller: Caller, request: FetchRequest) => {
+    const r = await store.retrieveMultiple(caller, request);
+    if (r._tag === 'Right') counted(r.right.records.length);
+    return r;
+  },
+});
 
 export const importExportRoutes = (deps: ImportExportDeps): Router => {
   const uploads = new Map<string, Upload>();
@@ -95,6 +130,72 @@ export const importExportRoutes = (deps: ImportExportDeps): Router => {
     return (async function* () {
       yield text;
     })();
+  };
+
+  /** Exports running per user (organization and user id); a turn is given back when its export ends. */
+  const running = new Map<string, number>();
+  const exportTurn = (org: string, userId: string): (() => void) | null => {
+    const key = `${org}\u0000${userId}`;
+    const n = running.get(key) ?? 0;
+    if (n >= (deps.exportsPerUser ?? EXPORTS_PER_USER)) return null;
+    running.set(key, n + 1);
+    let given = false;
+    return () => {
+      if (given) return;
+      given = true;
+      const left = (running.get(key) ?? 1) - 1;
+      if (left === 0) running.delete(key);
+      else running.set(key, left);
+    };
+  };
+  const sendTooManyExports = (res: Response): void => {
+    res.setHeader('Retry-After', '10');
+    sendText(res, 429, `ERR_TOO_MANY_REQUESTS: at most ${deps.exportsPerUser ?? EXPORTS_PER_USER} exports of one user at once`);
+  };
+
+  const jobs = new Map<string, ExportJob>();
+  const sweepJobs = (): void => {
+    const now = deps.clock.now().getTime();
+    for (const j of jobs.values())
+      if (j.expires < now && j.state !== 'running') {
+        jobs.delete(j.id);
+        rmSync(j.path, { force: true });
+      }
+  };
+  /** A job of the signed-in user; another user's is not found, as a missing one. */
+  const jobOf = (res: Response, id: string): ExportJob | undefined => {
+    const s = signed(res);
+    const job = jobs.get(id);
+    return job && job.org === s.tenant.name && job.userId === s.caller.userId ? job : undefined;
+  };
+  const answerOf = (j: ExportJob): ExportJobAnswer => ({
+    id: j.id,
+    state: j.state,
+    rows: j.rows,
+    total: j.total,
+    fileName: j.fileName,
+    ...(j.message ? { message: j.message } : {}),
+  });
+
+  /** What an export needs, checked before the first byte: the plan, then one probe of the query (with its count for a job's progress). */
+  const prepareExport = async (tenant: Tenant, caller: Caller, body: ExportRequestBody, counted: boolean) => {
+    const { query, format, options, ids, titleSuffix } = body;
+    type Prepared = { entity: Entity; request: ReturnType<typeof exportRequest>; resolved: ReturnType<typeof resolveExportOptions>; fileName: string; total: number | null };
+    const fail = (e: DomainError): Either<DomainError, Prepared> => ({ _tag: 'Left', left: e });
+    const entity = entityOf(tenant, query.entity.name);
+    if (!entity) return fail(noObject(query.entity.name));
+    const ok = exportableEntity(entity);
+    if (isLeft(ok)) return fail(ok.left);
+    const defaults = await loadExportDefaults(tenant.store, caller);
+    if (isLeft(defaults)) return fail(defaults.left);
+    const resolved = resolveExportOptions(defaults.right, options ?? {}, format ? { format } : {});
+    const request = exportRequest(entity, query, ids);
+    const plan = exportPlan(entity, request, resolved, resolved.format === 'pdf');
+    if (isLeft(plan)) return fail(plan.left);
+    const probe = await tenant.store.retrieveMultiple(caller, { ...plan.right.request, page: 1, pageSize: 1, ...(counted ? { count: true } : {}) });
+    if (isLeft(probe)) return fail(probe.left);
+    const fileName = exportFileName(entity, resolved.format, titleSuffix ?? '', resolved.fileName);
+    return right<DomainError, Prepared>({ entity, request, resolved, fileName, total: counted ? probe.right.count : null });
   };
 
   return routerOf(deps.guard, [
@@ -155,28 +256,84 @@ export const importExportRoutes = (deps: ImportExportDeps): Router => {
 
     route(API.export, async (body, _req, res: Response) => {
       const s = signed(res);
-      const { query, format, options, ids, titleSuffix } = body;
-      const entity = entityOf(s.tenant, query.entity.name);
-      if (!entity) return sendDomainError(res, noObject(query.entity.name));
-      const ok = exportableEntity(entity);
-      if (isLeft(ok)) return sendDomainError(res, ok.left);
-      const defaults = await loadExportDefaults(s.tenant.store, s.caller);
-      if (isLeft(defaults)) return sendDomainError(res, defaults.left);
-      const resolved = resolveExportOptions(defaults.right, options ?? {}, format ? { format } : {});
-      const request = exportRequest(entity, query, ids);
-      // Errors are answered before the first byte: the plan, then one probe of the query.
-      const plan = exportPlan(entity, request, resolved, resolved.format === 'pdf');
-      if (isLeft(plan)) return sendDomainError(res, plan.left);
-      const probe = await s.tenant.store.retrieveMultiple(s.caller, { ...plan.right.request, page: 1, pageSize: 1 });
-      if (isLeft(probe)) return sendDomainError(res, probe.left);
-      const fileName = exportFileName(entity, resolved.format, titleSuffix ?? '', resolved.fileName);
-      res.status(200).type(CONTENT_TYPE[resolved.format]).setHeader('Content-Disposition', attachment(fileName));
-      const written = await deps.exports.write(s.tenant.store, s.caller, entity, request, resolved, deps.clock.now(), res);
-      if (isLeft(written)) {
-        // Headers are gone: cut the response so the client sees a failed download, never a short file.
-        deps.logger.warn({ err: written.left }, 'export failed while streaming');
-        res.destroy();
+      const turn = exportTurn(s.tenant.name, s.caller.userId);
+      if (!turn) return sendTooManyExports(res);
+      try {
+        const prepared = await prepareExport(s.tenant, s.caller, body, false);
+        if (isLeft(prepared)) return sendDomainError(res, prepared.left);
+        const { entity, request, resolved, fileName } = prepared.right;
+        res.status(200).type(CONTENT_TYPE[resolved.format]).setHeader('Content-Disposition', attachment(fileName));
+        const written = await deps.exports.write(s.tenant.store, s.caller, entity, request, resolved, deps.clock.now(), res);
+        if (isLeft(written)) {
+          // Headers are gone: cut the response so the client sees a failed download, never a short file.
+          deps.logger.warn({ err: written.left }, 'export failed while streaming');
+          res.destroy();
+        }
+      } finally {
+        turn();
       }
+    }),
+
+    route(API.exportStart, async (body, _req, res: Response) => {
+      sweepJobs();
+      const s = signed(res);
+      const turn = exportTurn(s.tenant.name, s.caller.userId);
+      if (!turn) return sendTooManyExports(res);
+      const prepared = await prepareExport(s.tenant, s.caller, body, true);
+      if (isLeft(prepared)) {
+        turn();
+        return sendDomainError(res, prepared.left);
+      }
+      const { entity, request, resolved, fileName, total } = prepared.right;
+      const id = randomUUID();
+      const job: ExportJob = {
+        id,
+        state: 'running',
+        rows: 0,
+        total,
+        fileName,
+        org: s.tenant.name,
+        userId: s.caller.userId,
+        path: join(tmpdir(), `tessera-export-${id}`),
+        contentType: CONTENT_TYPE[resolved.format],
+        expires: deps.clock.now().getTime() + UPLOAD_TTL_MS,
+      };
+      jobs.set(id, job);
+      // The file is written in the background, page by page (the store's reads run in its workers).
+      const store = countingStore(s.tenant.store, (n) => (job.rows += n));
+      void (async () => {
+        const out = createWriteStream(job.path);
+        try {
+          const written = await deps.exports.write(store, s.caller, entity, request, resolved, deps.clock.now(), out);
+          // The writer ends the file itself; only a file it left open is ended here.
+          if (!out.writableFinished) await new Promise<void>((resolve) => out.end(() => resolve()));
+          if (isLeft(written)) Object.assign(job, { state: 'failed', message: 'the export failed while writing' });
+          else Object.assign(job, { state: 'ready', rows: total === null ? job.rows : Math.min(job.rows, total) });
+        } catch (err) {
+          deps.logger.warn({ err }, 'export job failed');
+          out.destroy();
+          Object.assign(job, { state: 'failed', message: 'the export failed while writing' });
+        } finally {
+          turn();
+        }
+      })();
+      sendAnswer(res, API.exportStart, answerOf(job));
+    }),
+
+    route(API.exportJob, async (query, _req, res: Response) => {
+      sweepJobs();
+      const job = jobOf(res, query.id);
+      if (!job) return sendText(res, 404, 'ERR_NOT_FOUND: no such export job');
+      sendAnswer(res, API.exportJob, answerOf(job));
+    }),
+
+    route(API.exportDownload, async (query, _req, res: Response) => {
+      sweepJobs();
+      const job = jobOf(res, query.id);
+      if (!job) return sendText(res, 404, 'ERR_NOT_FOUND: no such export job');
+      if (job.state !== 'ready') return sendText(res, 400, `ERR_INPUT: the export job is ${job.state}`);
+      res.status(200).type(job.contentType).setHeader('Content-Disposition', attachment(job.fileName));
+      createReadStream(job.path).pipe(res);
     }),
   ]);
 };

@@ -45,5 +45,22 @@ export const ExportRequestBody = t.exact(
 );
 export type ExportRequestBody = t.TypeOf<typeof ExportRequestBody>;
 
+/**
+ * An export job (issue 22 item 2): POST /api/export/start answers it, GET /api/export/job?id=
+ * tells its progress; `rows` written of `total` (the query's count, null if unknown), and once
+ * `state` is `ready` GET /api/export/download?id= sends the file.
+ */
+export const ExportJobAnswer = t.intersection(
+  [
+    t.type({ id: t.string, state: t.keyof({ running: null, ready: null, failed: null }), rows: t.number, total: t.union([t.number, t.null]), fileName: t.string }),
+    t.partial({ message: t.string }),
+  ],
+  'export job',
+);
+export type ExportJobAnswer = t.TypeOf<typeof ExportJobAnswer>;
+
+/** GET /api/export/job and /api/export/download: `?id=` of the job. */
+export const ExportJobQuery = t.type({ id: t.string }, 'export job query');
+
 /** A file download (CSV, JSON or PDF with Content-Disposition): not decoded as data. */
 export const FileAnswer = t.unknown;

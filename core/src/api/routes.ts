@@ -2,7 +2,7 @@ import * as t from 'io-ts';
 import { UserContext } from '../metadata/user-context.js';
 import { AccessTokenAnswer, DistanceAnswer, DistanceRequest } from './cloud.js';
 import { call, type CallContract } from './contract.js';
-import { ExportRequestBody, FileAnswer, ImportCommitRequest, ImportOutcomeAnswer, ImportPreviewAnswer, ImportTemplateQuery, ImportUploadQuery } from './files.js';
+import { ExportJobAnswer, ExportJobQuery, ExportRequestBody, FileAnswer, ImportCommitRequest, ImportOutcomeAnswer, ImportPreviewAnswer, ImportTemplateQuery, ImportUploadQuery } from './files.js';
 import { ExecuteMultipleAnswer, ExecuteMultipleRequest, FetchAnswer, FetchRequestBody, WriteItemCodec } from './records.js';
 import { AppErrorReport, EndSessionQuery, SessionList, StreamQuery, StreamTokenAnswer, UserContextQuery } from './sessions.js';
 import {
@@ -55,6 +55,9 @@ export const API = {
   importCommit: call({ method: 'POST', path: '/api/import/commit', input: 'json', session: true, request: ImportCommitRequest, answer: ImportOutcomeAnswer, answerKind: 'json', what: 'import commit', summary: 'writes an uploaded file; answers the result' }),
   importTemplate: call({ method: 'GET', path: '/api/import/template', input: 'query', session: true, request: ImportTemplateQuery, answer: FileAnswer, answerKind: 'file', what: 'import template query', summary: 'the CSV template of an entity (`?entity=`)' }),
   export: call({ method: 'POST', path: '/api/export', input: 'json', session: true, request: ExportRequestBody, answer: FileAnswer, answerKind: 'file', what: 'export body', summary: 'a CSV, JSON or PDF file of a query' }),
+  exportStart: call({ method: 'POST', path: '/api/export/start', input: 'json', session: true, request: ExportRequestBody, answer: ExportJobAnswer, answerKind: 'json', what: 'export body', summary: 'starts an export job (a large PDF); answers the job' }),
+  exportJob: call({ method: 'GET', path: '/api/export/job', input: 'query', session: true, request: ExportJobQuery, answer: ExportJobAnswer, answerKind: 'json', what: 'export job query', summary: "an export job's progress (`?id=`)" }),
+  exportDownload: call({ method: 'GET', path: '/api/export/download', input: 'query', session: true, request: ExportJobQuery, answer: FileAnswer, answerKind: 'file', what: 'export job query', summary: "a ready export job's file (`?id=`)" }),
   providerSignIn: call({ method: 'GET', path: '/auth/{provider}/{organization}', input: 'query', session: false, request: ProviderStartQuery, answer: NoInput, answerKind: 'redirect', what: 'sign-in query', summary: 'starts a provider sign-in (302 to the provider)' }),
   providerSignUp: call({ method: 'GET', path: '/auth/{provider}/signup/{organization}', input: 'query', session: false, request: ProviderSignUpQuery, answer: NoInput, answerKind: 'redirect', what: 'sign-up query', summary: 'starts a provider sign-up (302 to the provider)' }),
   providerCallbackGet: call({ method: 'GET', path: '/auth/callback/{provider}', input: 'query', session: false, request: ProviderCallback, answer: NoInput, answerKind: 'redirect', what: 'callback', summary: 'the provider\'s answer; 303 to the client with the token in the fragment' }),
