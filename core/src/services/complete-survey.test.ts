@@ -66,9 +66,10 @@ describe('spec 002 section 3: completing a survey', () => {
     expect(isRight(await openSurvey({ store, clock: deps.clock }, 'open-lead-form'))).toBe(true);
   });
 
-  it('a personal survey (the key is a survey record id) is answered once', async () => {
+  it('a personal survey (the key is a survey record id) is answered once; a new one has the default status New (1), not Processed', async () => {
     const { store, deps, template, sys } = await setUp();
-    const personal = must(await store.create(sys, SURVEY_RECORD, { name: 'For Jane', templateid: { id: template, name: SURVEY_TEMPLATE }, status: 0 }));
+    // No status given: the system pack's default (1, New) applies, and the survey is still open.
+    const personal = must(await store.create(sys, SURVEY_RECORD, { name: 'For Jane', templateid: { id: template, name: SURVEY_TEMPLATE } }));
     expect(isRight(await completeSurvey(deps, personal, { name: 'Jane' }))).toBe(true);
     expect(await completeSurvey(deps, personal, { name: 'Again' })).toEqual({ _tag: 'Left', left: { _tag: 'SurveyRefusal', outcome: 'SurveyCompleted' } });
   });

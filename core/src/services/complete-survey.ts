@@ -8,8 +8,8 @@ import { checkRequired, type FormFieldRequirement } from '../records/required.js
 
 export const SURVEY_TEMPLATE = 'inu_survey_template';
 export const SURVEY_RECORD = 'inu_survey_record';
-/** inu_survey_record.status once the answers were written to the target (spec 002 section 3: Processed). */
-export const SURVEY_PROCESSED = 1;
+/** inu_survey_record.status once the answers were written to the target (spec 002 section 3: Processed; the system pack's option 2, option 1 is New). */
+export const SURVEY_PROCESSED = 2;
 
 /** The outcomes the survey page shows (spec 000 section 8). */
 export const SurveyOutcome = { completed: 'SurveyCompleted', expired: 'SurveyExpired', invalid: 'SurveyLinkInvalid' } as const;

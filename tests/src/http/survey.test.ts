@@ -62,7 +62,7 @@ describe('public surveys: GET and POST /api/survey/{org}/{key}', () => {
   });
 
   it('a personal survey link is answered once: then SurveyCompleted', async () => {
-    const personal = await admin.create('inu_survey_record', { name: 'For Jane', templateid: { id: templateId, name: 'inu_survey_template' }, status: 0 });
+    const personal = await admin.create('inu_survey_record', { name: 'For Jane', templateid: { id: templateId, name: 'inu_survey_template' }, status: 1 });
     const url = `${h.url}/api/survey/${ORG}/${personal}`;
     expect((await fetch(url)).status).toBe(200);
     const first = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'Jane Lead', status: 1 }) });
