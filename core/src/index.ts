@@ -12,6 +12,8 @@ export { type DomainError, type InputError, type PermissionDenied, type NotFound
 export { decode, describeErrors } from './decode.js';
 
 // Metadata
+/** FIELD_TYPES / fieldType(property): one registry of what each property type means (wire decode, stored form, import cell, query value, column kind). */
+export { FIELD_TYPES, fieldType, isQuantity, type FieldTypeRules, type ColumnKind, type StoredForm } from './metadata/field-types.js';
 /** The metadata model as io-ts codecs: Entity, Property, PropertyType, flags, rich options, lookups; hasFlag, isLinkEntity. */
 export { Entity, Property, PropertyType, PropertyFlag, PROPERTY_FLAGS, RichOption, LookupValue, type FieldValue, type EntityRecord, hasFlag, isLinkEntity, primaryKeyOf } from './metadata/entity.js';
 /** Forms, panels, commands, views, charts, quick filters and dashboards as data (spec 001). */
@@ -93,9 +95,15 @@ export { schemaOf, diffSchema, lossySteps, migrateSchema, planMigration, type Sc
 
 // Ports and services
 /** The ports an embedding host implements: RecordStore, SchemaStore, SessionStore, OrganizationDirectory, Mailer, Clock, IdGenerator, ... */
-export type { RecordStore, WriteItem, ItemResult, SchemaStore, SessionStore, OrganizationDirectory, Mailer, MailMessage, PasswordHasher, Clock, IdGenerator, ChangeFeed, Change, IdentityProvider, DirectionsService, GraphTokenSource } from './ports/index.js';
-/** Injection tokens of the ports, and the simple implementations: systemClock, InMemoryChangeFeed. */
-export { Tokens, systemClock, InMemoryChangeFeed } from './ports/index.js';
+export type { RecordStore, WriteItem, ItemResult, SchemaStore, SessionStore, OrganizationDirectory, Mailer, MailMessage, PasswordHasher, Clock, IdGenerator, ChangeFeed, Change, IdentityProvider, DirectionsService, GraphTokenSource, TenantRegistry, Tenant, ImportFiles, ExportWriter, AttemptLedger } from './ports/index.js';
+/** Typed injection tokens of the ports (Token<T>), and the simple implementations: systemClock, InMemoryChangeFeed. */
+export { Tokens, type Token, systemClock, InMemoryChangeFeed } from './ports/index.js';
+/** The wire contract: API (one route table of every call with its request and answer codecs) and the branded Guid codec. */
+export { API, Guid } from './api/index.js';
+/** applyWrites / withWriteEffects: writes with their session effects (deactivating or deleting a user ends their sessions). */
+export { applyWrites, withWriteEffects } from './services/apply-writes.js';
+/** openSurvey / completeSurvey: a public survey link's page and its submission (expiry on the Clock, the core's required check). */
+export { openSurvey, completeSurvey } from './services/complete-survey.js';
 /** SignInService: password, magic-link and invitation sign-in over the SessionStore, OrganizationDirectory and Mailer ports. */
 export { SignInService } from './services/sign-in.js';
 /** createOrganization / addUser: a new organization with its packs and first administrator. */
