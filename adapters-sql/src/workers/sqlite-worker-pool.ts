@@ -19,7 +19,10 @@ export class SqlTimeout extends Error {
 export class WorkerLost extends Error {}
 
 export type SqliteWorkerPoolOptions = {
-  /** worker threads (default: the machine's parallelism, at least 2) */
+  /**
+   * worker threads (default: the machine's parallelism plus one, at least 3: one organization may
+   * read on all but one, so two read side by side even on 2 cores)
+   */
   size?: number;
 };
 
@@ -100,7 +103,7 @@ export class SqliteWorkerPool {
   private readonly writeQueues = new Map<string, Promise<unknown>>();
 
   constructor(options: SqliteWorkerPoolOptions = {}) {
-    this.size = Math.max(2, options.size ?? availableParallelism());
+    this.size = Math.max(2, options.size ?? Math.max(3, availableParallelism() + 1));
     for (let i = 0; i < this.size; i++) this.workers.push(this.spawn());
   }
 
