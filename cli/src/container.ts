@@ -64,7 +64,7 @@ export type HostConfig = {
   attemptLimits?: LimitsConfig;
   /**
    * Database work (issue 22, docs/operations.md): SQLite worker threads (TESSERA_SQL_WORKERS,
-   * default the machine's parallelism, at least 2; 0 runs SQLite on the request thread), a read's
+   * default the machine's parallelism plus one, at least 3; 0: the request thread), a read's
    * time budget (TESSERA_READ_BUDGET_MS, default 10000) and the count cap (TESSERA_COUNT_CAP,
    * default 50000). Absent: the defaults.
    */
