@@ -264,8 +264,16 @@ export class SqliteWorkerPool {
     await Promise.all(this.workers.map((w) => this.request(w, { id: this.nextId++, op: 'forget', file })));
   }
 
+  /** Stops the workers; work still waiting on them fails rather than waiting forever. */
   async close(): Promise<void> {
     this.closed = true;
+    for (const w of this.workers) {
+      for (const p of w.pending.values()) {
+        if (p.timer) clearTimeout(p.timer);
+        p.reject(new WorkerLost('the SQLite worker pool was closed'));
+      }
+      w.pending.clear();
+    }
     await Promise.all(this.workers.map((w) => w.worker.terminate()));
   }
 }

@@ -1,0 +1,71 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSqlite } from '../sqlite/open-sqlite.js';
+import { SqliteWorkerPool, SqlTimeout } from './sqlite-worker-pool.js';
+
+/** A statement that keeps SQLite busy for about a second (a recursive count, no table). */
+const SLOW = { sql: 'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000000) SELECT COUNT(*) AS c FROM n', params: [] };
+
+describe('the SQLite worker pool (issue 22 item 1)', () => {
+  let dir: string;
+  let a: string;
+  let b: string;
+  let pool: SqliteWorkerPool;
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'tessera-pool-'));
+    a = join(dir, 'a.sqlite');
+    b = join(dir, 'b.sqlite');
+    for (const f of [a, b]) {
+      const db = openSqlite(f);
+      db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT)');
+      db.close();
+    }
+    pool = new SqliteWorkerPool({ size: 2 });
+  });
+  afterAll(async () => {
+    await pool.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("one file's slow read leaves a worker to another file: b is answered while a's read runs", async () => {
+    await pool.read(b, [{ sql: 'SELECT 1 AS x', params: [] }]); // both workers loaded
+    await pool.read(a, [{ sql: 'SELECT 1 AS x', params: [] }]);
+    let slowDone = false;
+    const slow = pool.read(a, [SLOW]).then((r) => ((slowDone = true), r));
+    await new Promise((r) => setTimeout(r, 20));
+    // a second read of a waits for a's turn (one file reads on all workers but one) ...
+    const queued = pool.read(a, [{ sql: 'SELECT 2 AS x', params: [] }]);
+    // ... while b is served at once
+    expect(await pool.read(b, [{ sql: 'SELECT 3 AS x', params: [] }])).toEqual([[{ x: 3 }]]);
+    expect(slowDone).toBe(false);
+    expect((await slow)[0][0]).toEqual({ c: 5000000 });
+    expect(await queued).toEqual([[{ x: 2 }]]);
+  });
+
+  it('transactions of one file run one at a time, each on one connection, and a rollback leaves nothing', async () => {
+    const insert = (v: string) => ({ sql: 'INSERT INTO t (v) VALUES (?)', params: [v] });
+    const runs = Array.from({ length: 10 }, (_, i) =>
+      pool.transact(a, async (tx) => {
+        const before = (await tx.exec({ sql: 'SELECT COUNT(*) AS n FROM t', params: [] })).rows[0].n as number;
+        await new Promise((r) => setTimeout(r, 1));
+        await tx.exec(insert(`v${before}`));
+        await tx.end(i % 2 === 0);
+      }),
+    );
+    await Promise.all(runs);
+    // Serialized: each transaction saw the count its predecessors committed, so the values are distinct.
+    const rows = (await pool.read(a, [{ sql: 'SELECT v FROM t ORDER BY id', params: [] }]))[0].map((r) => r.v);
+    expect(rows).toEqual(['v0', 'v1', 'v2', 'v3', 'v4']);
+  });
+
+  it('a read past its budget fails with SqlTimeout at once; its worker is replaced and the pool goes on', async () => {
+    const t0 = performance.now();
+    await expect(pool.read(b, [SLOW], 50)).rejects.toBeInstanceOf(SqlTimeout);
+    expect(performance.now() - t0).toBeLessThan(500);
+    expect(await pool.read(b, [{ sql: 'SELECT 4 AS x', params: [] }], 5000)).toEqual([[{ x: 4 }]]);
+    expect(await pool.read(a, [{ sql: 'SELECT COUNT(*) AS n FROM t', params: [] }], 5000)).toEqual([[{ n: 5 }]]);
+  });
+});
