@@ -369,6 +369,8 @@ export const validateQuery = (
   if (!Number.isInteger(page) || page < 1) return fail(`Invalid page: ${page}`);
   const size = request.pageSize ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(size) || size < 1) return fail(`Invalid pageSize: ${size}`);
+  // The rows skipped must be a whole number a database can take (the issue 22 fuzz: page 4.2e15 was a 500).
+  if (!Number.isSafeInteger(page * Math.min(size, QUERY_LIMITS.maxPageSize))) return fail(`Invalid page: ${page}`);
 
   return right({
     root,

@@ -50,6 +50,12 @@ describe('issue 22 item 5: bodies nested too deep are 400 ERR_INPUT, and no body
     expect(await r.text()).toMatch(/^ERR_INPUT: /);
   });
 
+  it('what the fuzz found stays fixed: a page beyond any offset a database takes is 400 ERR_INPUT', async () => {
+    const r = await postRaw(h, admin.token, 'fetch', '{"entity":{"name":"account"},"page":4220920193693998,"pageSize":2186}');
+    expect(r.status).toBe(400);
+    expect(await r.text()).toBe('ERR_INPUT: Invalid page: 4220920193693998');
+  });
+
   it(`fuzz: ${RUNS} bodies (nested, malformed, plausible queries and writes with arbitrary values) never answer 500`, async () => {
     const entity = fc.constantFrom('account', 'contact', 'systemuser', 'team', 'nosuch', '__proto__', 'constructor');
     const field = fc.constantFrom('name', 'id', 'ownerid', 'parentcustomerid', 'revenue', 'createdon', 'versionnumber', 'statecode', 'toString', '__proto__', 'nope');
