@@ -102,6 +102,8 @@ export const Entity = t.intersection(
       primaryKeyName: t.string,
       /** false: the store writes no audit rows for this entity (docs/metadata.md "Audit"); default on */
       audit: t.boolean,
+      /** true: rows are only inserted, never updated (the audit entity): its table keeps fewer indexes (docs/metadata.md "Audit") */
+      appendOnly: t.boolean,
     }),
   ],
   'Entity',

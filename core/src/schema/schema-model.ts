@@ -40,6 +40,12 @@ export const IDENTIFIER_MAX = 60;
 export const RESERVED_TABLE_PREFIXES = ['sqlite_', 'tessera_'] as const;
 /** The columns a real deployment filters and sorts on besides the lookups (docs/schema.md). */
 export const INDEXED_SYSTEM_COLUMNS = ['ownerid', 'teamid', 'createdon', 'name'] as const;
+/**
+ * What an append-only table (the audit: rows inserted, never updated) leaves unindexed: each index
+ * is one more page written by every insert's commit, and these serve nothing such a table is read
+ * by (its modifier is its creator; its rows are found by record, user and date).
+ */
+export const APPEND_ONLY_UNINDEXED = ['name', 'modifiedby'] as const;
 
 /** Identifiers compare without case: SQL Server and SQLite both treat `Account` and `account` as one name. */
 export const nameKey = (name: string): string => name.toLowerCase();
@@ -125,9 +131,12 @@ const tableOf = (e: Entity): Either<string, Table> => {
     indexed.add(nameKey(lookups[0]));
   }
   const systemKeys = new Set<string>(INDEXED_SYSTEM_COLUMNS);
+  const unindexed = new Set<string>(e.appendOnly === true ? APPEND_ONLY_UNINDEXED : []);
   for (const c of columns) {
-    if (c.name === pk) continue;
-    if ((lookups.includes(c.name) || systemKeys.has(nameKey(c.name))) && isIndexable(c)) addIndex(c.name);
+    if (c.name === pk || unindexed.has(nameKey(c.name))) continue;
+    // A Guid column other than the key holds another record's id (the audit's and notes' objectid):
+    // its rows are read by that record (History, Undo Delete), so it is indexed like a lookup.
+    if ((lookups.includes(c.name) || c.kind === 'guid' || systemKeys.has(nameKey(c.name))) && isIndexable(c)) addIndex(c.name);
   }
   return right({ name: e.logicalName, primaryKey: pk, columns, indexes });
 };

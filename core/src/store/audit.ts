@@ -24,6 +24,7 @@ const declared: Entity = {
   logicalName: AUDIT_ENTITY,
   displayName: 'Audit',
   displayNamePlural: 'Audit',
+  appendOnly: true,
   properties: [
     { logicalName: 'logicalname', displayName: 'Object Name', type: 'String', max: 100, flags: ['Required'] },
     { logicalName: 'objectid', displayName: 'Record Id', type: 'Guid' },
@@ -105,9 +106,31 @@ export type AuditEntry = {
   body: AuditChanges | StoredRecord;
 };
 
+/** How the audit entity's remaining fields are filled: by stamp, by writer or by a constant, worked out once per entity. */
+type RowFill = { stamps: string[]; writers: string[]; constants: Array<[string, StoredValue]> };
+const fills = new WeakMap<Entity, RowFill>();
+const OWN: ReadonlySet<string> = new Set(['name', 'logicalname', 'objectid', 'operation', 'body']);
+const fillOf = (audit: Entity): RowFill => {
+  let f = fills.get(audit);
+  if (f !== undefined) return f;
+  f = { stamps: [], writers: [], constants: [] };
+  const pk = primaryKeyOf(audit);
+  for (const p of audit.properties) {
+    const k = p.logicalName;
+    if (k === pk || OWN.has(k)) continue;
+    if (k === 'createdon' || k === 'modifiedon') f.stamps.push(k);
+    else if (k === 'createdby' || k === 'modifiedby') f.writers.push(k);
+    else if (p.type === 'VersionNumber') f.constants.push([k, 1]);
+    else if (p.defaultValue !== undefined && p.defaultValue !== null && typeof p.defaultValue !== 'object') f.constants.push([k, p.defaultValue]);
+  }
+  fills.set(audit, f);
+  return f;
+};
+
 /**
  * The audit row of a write as stored, built straight from trusted values (no request decoding):
- * the caller as createdby/modifiedby, the write's own time, the record's entity and id.
+ * the caller as createdby/modifiedby, the write's own time, the record's entity and id. The body
+ * is one JSON.stringify of the entry's body; the rest of the row is filled from a per-entity plan.
  */
 export const auditRow = (audit: Entity, entry: AuditEntry, caller: Caller, now: Date, newId: () => string): StoredRecord => {
   const stamp = isoStamp(now);
@@ -121,13 +144,9 @@ export const auditRow = (audit: Entity, entry: AuditEntry, caller: Caller, now: 
     operation: entry.operation,
     body: JSON.stringify(entry.body),
   };
-  for (const p of audit.properties) {
-    const f = p.logicalName;
-    if (f in row) continue;
-    if (f === 'createdon' || f === 'modifiedon') row[f] = stamp;
-    else if (f === 'createdby' || f === 'modifiedby') row[f] = who;
-    else if (p.type === 'VersionNumber') row[f] = 1;
-    else if (p.defaultValue !== undefined && p.defaultValue !== null && typeof p.defaultValue !== 'object') row[f] = p.defaultValue;
-  }
+  const fill = fillOf(audit);
+  for (const k of fill.stamps) row[k] = stamp;
+  for (const k of fill.writers) row[k] = who;
+  for (const [k, v] of fill.constants) row[k] = v;
   return row;
 };
