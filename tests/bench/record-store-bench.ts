@@ -7,7 +7,8 @@
 // 3. Bulk: atomic executeMultiple batches of 1000 creates against raw prepared inserts in one
 //    transaction per 1000, the same work on both sides: the store writes the item with `audit: false`
 //    (raw SQL writes no audit rows; the audit's cost is line 4). Goal: 50% of raw.
-// 4. Audit (issue 23 item 6): the same creates and updates with audit on and off. Goal: 80% of without.
+// 4. Audit (issue 23 item 6): the same creates and updates with audit on and off. Goal: 80% of without
+//    (not reached: docs/metadata.md "Audit" has the figures and why).
 // Run: node --import tsx tests/bench/record-store-bench.ts (or npm run bench).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
