@@ -55,7 +55,7 @@ describe('lookup search (issue 23 item 8: namesakes told apart, no record as its
     expect(req.entity.attributes?.map((a) => a.attribute)).toEqual(['id', 'name', 'address1_city', 'ownerid']);
     const res = await store.retrieveMultiple(caller, req);
     if (res._tag !== 'Right') throw new Error('query refused');
-    const hits = res.right.records.map((r) => hitOf(account, ['address1_city', 'ownerid'], r, '(Unknown)'));
+    const hits = res.right.records.map((r) => hitOf(account, ['address1_city', 'ownerid'], r as Parameters<typeof hitOf>[2], '(Unknown)'));
     expect(hits.map((h) => h.id).sort()).toEqual([ids[1], ids[2]].sort());
     expect(hits.map((h) => h.details?.[0]).sort()).toEqual(['Graz', 'Linz']);
     expect(lookupRequest('account', '50%_', [], undefined, 5).entity.filter?.conditions).toEqual([{ attribute: 'name', operator: 'like', value: '50\\%\\_%' }]);
