@@ -6,6 +6,7 @@ import { openSqlite } from '../sqlite/open-sqlite.js';
 import { SqliteWorkerPool, SqlTimeout } from './sqlite-worker-pool.js';
 
 /** A statement that keeps SQLite busy for about a second (a recursive count, no table). */
+/** About half a second on a quiet machine: long enough that b's trivial read, on another worker, answers first even on a loaded one. */
 const SLOW = { sql: 'WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 5000000) SELECT COUNT(*) AS c FROM n', params: [] };
 
 describe('the SQLite worker pool (issue 22 item 1)', () => {
@@ -34,14 +35,15 @@ describe('the SQLite worker pool (issue 22 item 1)', () => {
     await pool.read(b, [{ sql: 'SELECT 1 AS x', params: [] }]); // both workers loaded
     await pool.read(a, [{ sql: 'SELECT 1 AS x', params: [] }]);
     let slowDone = false;
-    const slow = pool.read(a, [SLOW]).then((r) => ((slowDone = true), r));
+    const SLOWER = { sql: SLOW.sql.replace('5000000', '30000000'), params: [] };
+    const slow = pool.read(a, [SLOWER]).then((r) => ((slowDone = true), r));
     await new Promise((r) => setTimeout(r, 20));
     // a second read of a waits for a's turn (one file reads on all workers but one) ...
     const queued = pool.read(a, [{ sql: 'SELECT 2 AS x', params: [] }]);
     // ... while b is served at once
     expect(await pool.read(b, [{ sql: 'SELECT 3 AS x', params: [] }])).toEqual([[{ x: 3 }]]);
     expect(slowDone).toBe(false);
-    expect((await slow)[0][0]).toEqual({ c: 5000000 });
+    expect((await slow)[0][0]).toEqual({ c: 30000000 });
     expect(await queued).toEqual([[{ x: 2 }]]);
   });
 

@@ -57,7 +57,7 @@ export const startServer = async (): Promise<Server> => {
   let out = '';
   const child: ChildProcess = spawn(process.execPath, [...CLI, 'serve', '--port', String(port), '--data', data], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'production', TESSERA_PUBLIC_URL: `http://127.0.0.1:${port}` },
+    env: { ...process.env, NODE_ENV: 'production', TESSERA_PUBLIC_URL: `http://127.0.0.1:${port}`, TESSERA_PUZZLE_BITS: process.env.TESSERA_PUZZLE_BITS ?? '16' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
