@@ -7,6 +7,7 @@ export * from './decode.js';
 export * from './metadata/entity.js';
 /** FIELD_TYPES: what each property type means (wire decode, stored form, import cell, query value, column kind); every switch on a type reads it. */
 export * from './metadata/field-types.js';
+export * from './metadata/field-type-samples.js';
 export * from './query/query.js';
 export * from './permissions/types.js';
 /** packMask(levels) / unpackMask(mask): four 2-bit levels in 4-bit slots, create lowest; the full mask is 13107. */
