@@ -1,6 +1,6 @@
 import { batch, computed, effect, signal, untracked, type ReadonlySignal } from '@preact/signals-react';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import type { Caller, Entity, EntityRecord, Order, QuickFilter, QuickFilterSelection } from '../core.js';
+import type { Caller, Entity, EntityRecord, FetchRequest, Order, QuickFilter, QuickFilterSelection, ViewModeName } from '../core.js';
 import { applyQuickFilterFragment, checkPermissionString, commandPermission, effectiveSelection, initialSelection, isEmptySelection, mayAccessSome, quickFiltersToFetch } from '../core.js';
 import type { ApiClient } from '../api/client.js';
 import { KEYS } from '../state/storage.js';
@@ -85,6 +85,18 @@ export const listModel = ({
 
   const viewName = signal(initialView);
   const view = computed(() => views.value.find((v) => v.name === viewName.value) ?? views.value[0]);
+  /** The modes the view offers (spec 001 section 2: allowedModes, else its own mode), in that order. */
+  const modes = computed((): readonly ViewModeName[] => {
+    const b = view.value?.body;
+    const own = b?.viewMode ?? 'list';
+    return b?.allowedModes?.length ? [...new Set([own, ...b.allowedModes])] : [own];
+  });
+  const pickedMode = signal<{ view: string; mode: ViewModeName } | undefined>(undefined);
+  /** The mode shown: the one the user switched to in this view, else the view's own. */
+  const mode = computed((): ViewModeName => {
+    const p = pickedMode.value;
+    return p && p.view === view.value?.name && modes.value.includes(p.mode) ? p.mode : modes.value[0];
+  });
   // The bar's selections last for the browser session, per list, so a list opens as it was left.
   const selections = signal(storedSelections(memory, name, untracked(() => filters.value)));
   /** The search text in force (the screen passes it on after a pause in typing). */
@@ -126,23 +138,28 @@ export const listModel = ({
   const canDelete = computed(() => listed('delete', () => mayAccessSome(caller(), 'delete', name)));
   const canExport = computed(() => listed('export', () => mayAccessSome(caller(), 'read', name)));
 
+  /**
+   * The fetch the list runs now: the view's query with the quick filters, search, order and page
+   * size, or why it returns nothing. Kanban lanes and charts derive their aggregate queries from it,
+   * so every view mode shows the same records.
+   */
+  const currentRequest = (): { _tag: 'Fetch'; request: FetchRequest } | { _tag: 'NoResults' } => {
+    const v = view.value;
+    const e = entity.value;
+    const quick = quickFiltersToFetch(filters.value, selections.value, { reference: now(), timeZone, entity: e, placeholders: { userid: caller().userId } });
+    // Spec 001 section 2: a mandatory group without an active filter returns nothing.
+    if (isLeft(quick) || quick.right._tag === 'NoResults') return { _tag: 'NoResults' };
+    const request = listRequest(e, v, { search: searchFilter(e, search.value), order: order.value, pageSize: pageSize.value });
+    return { _tag: 'Fetch', request: { ...request, entity: applyQuickFilterFragment(request.entity, quick.right.fragment) } };
+  };
+
   let seq = 0;
   /** Loads the first page of the query; an answer older than the latest request is dropped. */
   const load = async (): Promise<void> => {
-    const v = view.value;
-    const e = entity.value;
-    if (!v) return;
+    if (!view.value) return;
     const n = ++seq;
-    const quick = quickFiltersToFetch(filters.value, selections.value, { reference: now(), timeZone, entity: e, placeholders: { userid: caller().userId } });
-    if (isLeft(quick)) {
-      batch(() => {
-        rows.value = [];
-        count.value = 0;
-      });
-      return;
-    }
-    if (quick.right._tag === 'NoResults') {
-      // Spec 001 section 2: a mandatory group without an active filter returns nothing.
+    const current = currentRequest();
+    if (current._tag === 'NoResults') {
       batch(() => {
         rows.value = [];
         count.value = 0;
@@ -152,8 +169,7 @@ export const listModel = ({
     }
     loading.value = true;
     try {
-      const request = listRequest(e, v, { search: searchFilter(e, search.value), order: order.value, pageSize: pageSize.value });
-      const res = await api.fetch({ ...request, entity: applyQuickFilterFragment(request.entity, quick.right.fragment) });
+      const res = await api.fetch(current.request);
       if (n !== seq) return;
       batch(() => {
         rows.value = res.records as EntityRecord[];
@@ -246,6 +262,11 @@ export const listModel = ({
     filters,
     viewName,
     view,
+    modes,
+    mode,
+    /** Switches the view mode (one of `modes`). */
+    setMode: (m: ViewModeName) => (pickedMode.value = { view: view.value?.name ?? '', mode: m }),
+    currentRequest,
     selections: selections as ReadonlySignal<Record<string, QuickFilterSelection>>,
     search,
     order,

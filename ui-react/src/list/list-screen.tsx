@@ -1,8 +1,8 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useMemo, useState } from 'react';
+import { Suspense, useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { isRight } from 'fp-ts/lib/Either.js';
-import type { Entity, EntityRecord, FieldValue, QuickFilter as QuickFilterT } from '../core.js';
+import type { Entity, EntityRecord, FieldValue, MessageKey, QuickFilter as QuickFilterT, ViewModeName } from '../core.js';
 import { checkPermissionString, csvCell, neutralizeFormula, QuickFilter, visibleQuickFilters } from '../core.js';
 import { useApi } from '../api/context.js';
 import { useT } from '../i18n.js';
@@ -17,6 +17,7 @@ import { listModel, type ListModel } from './list-model.js';
 import { viewsOf } from './list-query.js';
 import { ListTable } from './list-table.js';
 import { QuickFilterBar } from './quick-filter-bar.js';
+import { shownModes, VIEW_BODIES, type ViewBodyProps } from './view-bodies.js';
 
 /** The search box waits for a pause in typing before the list asks the server. */
 const SEARCH_PAUSE_MS = 250;
@@ -104,7 +105,7 @@ const EntityList = ({ name }: { name: string }) => {
         <SortPicker model={model} filtersOpen={filtersOpen} onToggleFilters={() => setFiltersOpen(!filtersOpen)} />
       </div>
       <QuickFilterBar defs={[...model.filters.value]} entity={entity} selections={model.selections.value} open={filtersOpen} onChange={(n, v) => model.select({ [n]: v })} />
-      <ListTable
+      <ViewBody
         model={model}
         linkOf={(r, form) => `/${appParam}/edit/${name}/${String(r.id)}${form ? `/${form}` : ''}`}
         onShowAll={() => {
@@ -126,6 +127,38 @@ const EntityList = ({ name }: { name: string }) => {
     </div>
   );
 };
+
+/** The body of the mode shown: the table, or a mode loaded on demand (view-bodies.tsx). */
+const ViewBody = (props: ViewBodyProps) => {
+  useSignals();
+  const t = useT();
+  const Body = VIEW_BODIES[props.model.mode.value];
+  if (!Body) return <ListTable {...props} />;
+  return (
+    <Suspense fallback={<p className="muted" aria-busy="true">{t('MsgLoading')}</p>}>
+      <Body {...props} />
+    </Suspense>
+  );
+};
+
+/** The view-mode switcher (spec 001 section 2: list, map, calendar, chart, kanban), when the view offers more than one. */
+const ModeSwitcher = ({ model }: { model: ListModel }) => {
+  useSignals();
+  const t = useT();
+  const modes = shownModes(model.modes.value);
+  if (modes.length < 2) return null;
+  return (
+    <div className="mode-switcher" role="radiogroup" aria-label={t('LblViewMode')}>
+      {modes.map((m) => (
+        <button key={m} type="button" role="radio" aria-checked={model.mode.value === m} className={model.mode.value === m ? 'btn btn-plain active' : 'btn btn-plain'} onClick={() => model.setMode(m)}>
+          {t(MODE_LABELS[m])}
+        </button>
+      ))}
+    </div>
+  );
+};
+
+const MODE_LABELS: Record<ViewModeName, MessageKey> = { list: 'ModeList', map: 'ModeMap', calendar: 'ModeCalendar', chart: 'ModeChart', kanban: 'ModeKanban' };
 
 /** Title, view selector and the command bar: New, Delete (the selected), Export, Refresh. */
 const ListHead = ({ model, appParam }: { model: ListModel; appParam: string }) => {
@@ -176,6 +209,7 @@ const ListHead = ({ model, appParam }: { model: ListModel; appParam: string }) =
             </select>
           </label>
         )}
+        <ModeSwitcher model={model} />
       </div>
       <div className="command-bar" role="toolbar" aria-label={entity.displayNamePlural}>
         {model.canNew.value && (
