@@ -132,3 +132,58 @@ export const signIn = async (page: Page, url: string, org: string, email: string
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
   await page.locator('.topbar').waitFor();
 };
+
+/** The demo organization's name and its users' password (core/src/services/demo-records.ts). */
+export const DEMO_ORG = 'demo';
+export const DEMO_PASSWORD = 'tessera-demo';
+
+export type DemoRecord = Record<string, unknown>;
+
+/**
+ * The API as a second, scriptable client signed in as one demo user: tests use it to find, write and
+ * count records, never to check the UI's own work. One helper for every e2e file.
+ */
+export const demoApi = async (server: Pick<Server, 'url'>, email: string, options: { org?: string; password?: string; agent?: string } = {}) => {
+  const res = await fetch(`${server.url}/api/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': options.agent ?? 'tessera-e2e' },
+    body: new URLSearchParams({ organization: options.org ?? DEMO_ORG, username: email, password: options.password ?? DEMO_PASSWORD }).toString(),
+  });
+  const token = res.headers.get('x-accessptoken');
+  if (!res.ok || !token) throw new Error(`sign-in of ${email} failed: ${res.status}`);
+  const { userId } = (await res.json()) as { userId: string };
+  const headers = { 'content-type': 'application/json', 'x-accessptoken': token };
+  /** A JSON call of the API; the answer's status and text (never throws on a 4xx). */
+  const post = async (path: string, body: unknown): Promise<{ ok: boolean; status: number; text: string }> => {
+    const r = await fetch(`${server.url}${path}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    return { ok: r.ok, status: r.status, text: await r.text() };
+  };
+  const fetchAnswer = async (body: unknown): Promise<{ records: DemoRecord[]; count?: number }> => {
+    const r = await post('/api/fetch', body);
+    if (!r.ok) throw new Error(`fetch: ${r.status} ${r.text}`);
+    return JSON.parse(r.text) as { records: DemoRecord[]; count?: number };
+  };
+  const fetchRecords = async (body: unknown): Promise<DemoRecord[]> => (await fetchAnswer(body)).records;
+  /** The number of records of an entity (optionally filtered) as the server counts them for this user. */
+  const count = async (entity: string, filter?: unknown): Promise<number> =>
+    (await fetchAnswer({ entity: { name: entity, attributes: [{ attribute: 'id' }], ...(filter ? { filter } : {}) }, page: 1, pageSize: 1, count: true })).count ?? 0;
+  /** One write through /api/update; the answer's text without quotes (an id, or the error). */
+  const write = async (operation: 'create' | 'update' | 'delete', name: string, object: DemoRecord): Promise<{ ok: boolean; status: number; text: string }> => {
+    const r = await post('/api/update', { operation, name, object });
+    return { ...r, text: r.text.trim().replace(/^"|"$/g, '') };
+  };
+  /** Creates a record and answers its id (throws when refused). */
+  const create = async (name: string, object: DemoRecord): Promise<string> => {
+    const r = await write('create', name, object);
+    if (!r.ok) throw new Error(`create ${name}: ${r.status} ${r.text}`);
+    return r.text;
+  };
+  /** The first record of an entity whose field equals a value, with all its attributes. */
+  const byName = async (entity: string, value: string, field = 'name'): Promise<DemoRecord> => {
+    const [r] = await fetchRecords({ entity: { name: entity, allattrs: true, filter: { conditions: [{ attribute: field, operator: 'eq', value }] } }, page: 1, pageSize: 1 });
+    if (!r) throw new Error(`no ${entity} with ${field} ${value}`);
+    return r;
+  };
+  return { token, userId, headers, post, fetchRecords, fetchAnswer, count, write, create, byName };
+};
+export type DemoApi = Awaited<ReturnType<typeof demoApi>>;
