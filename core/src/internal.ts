@@ -23,6 +23,8 @@ export * from './records/values.js';
 export * from './records/change-set.js';
 /** mergeOnConflict(loaded, localChanges, server): local changes on the server record, or 'This record was modified by {modifier}'. */
 export * from './records/merge.js';
+/** Editing in the list: ListEdits (set, revert, add, delete, link toggles) and buildBatch, one executemultiple of them. */
+export * from './records/list-edits.js';
 /** checkRequired(properties, record, form?): Required flag or form override, not hidden; MsgRequiredFieldEmpty with a dash per label. */
 export * from './records/required.js';
 export * from './records/clone.js';
@@ -62,6 +64,9 @@ export * from './query/plan.js';
 export * from './query/validate-query.js';
 export * from './query/evaluate-like.js';
 export * from './query/evaluate-query.js';
+/** Charts: a chart body to its aggregate query, the answer to categories and lines, the picked bar's condition, the palette. */
+export * from './query/chart-query.js';
+export * from './query/chart-palette.js';
 export * from './store/audit.js';
 export * from './store/record-rules.js';
 export * from './store/record-writes.js';
@@ -80,8 +85,12 @@ export * from './dates/date-range.js';
 export * from './dates/calendar-window.js';
 /** Quick filters to query conditions: quickFilterToFragment, quickFiltersToFetch (mandatory groups), effectiveSelection (mustSelect), minimumLength. */
 export * from './query/quick-filters.js';
+export * from './query/quick-filter-options.js';
+export * from './query/personal-quick-filters.js';
 /** {{name}} placeholders: replaceFilterPlaceholders, replaceFetchPlaceholders; an empty replacement turns the operator into null. */
 export * from './query/placeholders.js';
+/** Kanban (view mode 4): kanbanFieldOf, optionLanes, laneCountRequest, countedLanes, laneCardsRequest, mayMoveCard, moveCard / restoreCard. */
+export * from './query/kanban-lanes.js';
 /** whatsNextReferenceDate: today, tomorrow (2 days ahead at midnight), next-week (8 days ahead). */
 export * from './whatsnext/reference-date.js';
 /** Exact decimals on scaled integers, rounding half away from zero: toScaled, divRound, roundDecimal, sumDecimal. */

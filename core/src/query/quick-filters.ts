@@ -166,9 +166,11 @@ const only = (filter: Filter | null): QuickFilterFragment | null => (filter === 
 
 const ownFragment = (def: QuickFilter, selection: QuickFilterSelection, ctx: QuickFilterContext): E.Either<InputError, QuickFilterFragment | null> => {
   if (def.type === 'custom') {
-    const input = String(asList(selection)[0] ?? '');
+    // One value: an option's (a number stays a number), the input, or the switch's "on".
+    const raw = asList(selection)[0] ?? '';
+    const input = String(raw);
     if (!reachesMinimumLength(def, input) || def.customFetch === undefined) return E.right(null);
-    return E.right(resolveFragment(def.customFetch, placeholdersOf(ctx, { value: input })));
+    return E.right(resolveFragment(def.customFetch, placeholdersOf(ctx, { value: typeof raw === 'number' ? raw : input.trim() })));
   }
   return E.map(only)(ownFilter(def, selection, ctx));
 };
@@ -280,6 +282,22 @@ export const quickFiltersToFetch = (
     },
   });
 };
+
+/**
+ * Why a filter's selection cannot be applied (a number filter given letters, a day outside 1801-2199),
+ * per filter name: the bar shows it beside the input. Valid and empty selections are not listed.
+ */
+export const quickFilterErrors = (
+  defs: readonly QuickFilter[],
+  selections: Readonly<Record<string, QuickFilterSelection | undefined>>,
+  ctx: QuickFilterContext,
+): Record<string, string> =>
+  Object.fromEntries(
+    defs.flatMap((def) => {
+      const f = quickFilterToFragment(def, selections[def.name], ctx);
+      return E.isLeft(f) ? [[def.name, f.left.message]] : [];
+    }),
+  );
 
 /** Adds a quick-filter fragment to a list query: its filter and'ed with the query's, its links and orders appended. */
 export const applyQuickFilterFragment = (query: EntityQuery, fragment: QuickFilterFragment): EntityQuery => ({
