@@ -9,6 +9,7 @@ import { isLeft } from 'fp-ts/lib/Either.js';
 import type { Logger } from 'pino';
 import {
   API,
+  EXPORT_LINK_VALIDITY_MS,
   exportFileName,
   exportableEntity,
   exportPlan,
@@ -38,9 +39,10 @@ import {
   type SessionStore,
   type Tenant,
 } from '@tessera/core/internal';
+import { TOKEN_HEADER } from '../auth/token-header.js';
 import { sendDomainError, sendText } from '../http-errors.js';
 import { route, routerOf, sendAnswer } from '../route.js';
-import { signed } from '../session-guard.js';
+import { signed, type Signed } from '../session-guard.js';
 
 /**
  * The import and export calls (issue 7, docs/api.md "Import and export"), behind the session
@@ -54,6 +56,9 @@ import { signed } from '../session-guard.js';
  * - POST /api/export/start (the same body): an export job written to a temporary file in the
  *   background; GET /api/export/job?id= its progress; GET /api/export/download?id= the file.
  *   A user runs at most EXPORTS_PER_USER exports at once, streamed or jobs (429 beyond).
+ * - POST /api/export/link (an export body, or { job }): a one-time GET /api/export/file?ticket=
+ *   for the browser's own download (a link cannot carry the session header); the ticket keeps
+ *   the session's token on the server, and the file is served as if that session asked.
  * An upload belongs to the user and organization that sent it and is kept for UPLOAD_TTL_MS.
  */
 export const MAX_UPLOAD_BYTES = 512 * 1024 * 1024;
@@ -95,6 +100,11 @@ export type ImportExportDeps = {
 export const EXPORTS_PER_USER = 2;
 
 type ExportJob = ExportJobAnswer & { org: string; userId: string; path: string; contentType: string; expires: number };
+
+/** A download link waiting for its browser: the session it stands for, and what it downloads. */
+type ExportTicket = { id: string; org: string; userId: string; token: string; expires: number; what: { body: ExportRequestBody } | { job: string } };
+/** Live download links one user may hold; a newer one replaces the oldest (they are cheap, but kept in memory). */
+export const EXPORT_LINKS_PER_USER = 10;
 
 /** A store that counts the records the export reads: the job's progress. */
 const countingStore = (store: RecordStore, counted: (n: number) => void): RecordStore => ({
@@ -198,6 +208,52 @@ export const importExportRoutes = (deps: ImportExportDeps): Router => {
     return right<DomainError, Prepared>({ entity, request, resolved, fileName, total: counted ? probe.right.count : null });
   };
 
+  /** POST /api/export's work: the file streamed to the response, after the checks. */
+  const streamExport = async (s: Signed, body: ExportRequestBody, res: Response): Promise<void> => {
+    const turn = exportTurn(s.tenant.name, s.caller.userId);
+    if (!turn) return sendTooManyExports(res);
+    try {
+      const prepared = await prepareExport(s.tenant, s.caller, body, false);
+      if (isLeft(prepared)) return sendDomainError(res, prepared.left);
+      const { entity, request, resolved, fileName } = prepared.right;
+      res.status(200).type(CONTENT_TYPE[resolved.format]).setHeader('Content-Disposition', attachment(fileName));
+      const written = await deps.exports.write(s.tenant.store, s.caller, entity, request, resolved, deps.clock.now(), res);
+      if (isLeft(written)) {
+        // Headers are gone: cut the response so the client sees a failed download, never a short file.
+        deps.logger.warn({ err: written.left }, 'export failed while streaming');
+        res.destroy();
+      }
+    } finally {
+      turn();
+    }
+  };
+
+  /** A ready job's file (GET /api/export/download, or its download link). */
+  const sendJobFile = (job: ExportJob | undefined, res: Response): void => {
+    if (!job) return sendText(res, 404, 'ERR_NOT_FOUND: no such export job');
+    if (job.state !== 'ready') return sendText(res, 400, `ERR_INPUT: the export job is ${job.state}`);
+    res.status(200).type(job.contentType).setHeader('Content-Disposition', attachment(job.fileName));
+    createReadStream(job.path).pipe(res);
+  };
+
+  const tickets = new Map<string, ExportTicket>();
+  const sweepTickets = (): void => {
+    const now = deps.clock.now().getTime();
+    for (const t of tickets.values()) if (t.expires < now) tickets.delete(t.id);
+  };
+  const issueTicket = (s: Signed, what: ExportTicket['what']): ExportTicket => {
+    const mine = [...tickets.values()].filter((t) => t.org === s.tenant.name && t.userId === s.caller.userId);
+    for (const old of mine.slice(0, Math.max(0, mine.length - EXPORT_LINKS_PER_USER + 1))) tickets.delete(old.id);
+    const ticket: ExportTicket = { id: randomUUID(), org: s.tenant.name, userId: s.caller.userId, token: s.token, expires: deps.clock.now().getTime() + EXPORT_LINK_VALIDITY_MS, what };
+    tickets.set(ticket.id, ticket);
+    return ticket;
+  };
+  const linkOf = (ticket: ExportTicket, fileName: string) => ({
+    url: `${API.exportFile.path}?ticket=${encodeURIComponent(ticket.id)}`,
+    fileName,
+    expires: new Date(ticket.expires).toISOString(),
+  });
+
   return routerOf(deps.guard, [
     route(API.importUpload, async (query, req, res: Response) => {
       sweep();
@@ -254,25 +310,7 @@ export const importExportRoutes = (deps: ImportExportDeps): Router => {
       res.status(200).type(CONTENT_TYPE.csv).setHeader('Content-Disposition', attachment(tpl.right.fileName)).send(tpl.right.content);
     }),
 
-    route(API.export, async (body, _req, res: Response) => {
-      const s = signed(res);
-      const turn = exportTurn(s.tenant.name, s.caller.userId);
-      if (!turn) return sendTooManyExports(res);
-      try {
-        const prepared = await prepareExport(s.tenant, s.caller, body, false);
-        if (isLeft(prepared)) return sendDomainError(res, prepared.left);
-        const { entity, request, resolved, fileName } = prepared.right;
-        res.status(200).type(CONTENT_TYPE[resolved.format]).setHeader('Content-Disposition', attachment(fileName));
-        const written = await deps.exports.write(s.tenant.store, s.caller, entity, request, resolved, deps.clock.now(), res);
-        if (isLeft(written)) {
-          // Headers are gone: cut the response so the client sees a failed download, never a short file.
-          deps.logger.warn({ err: written.left }, 'export failed while streaming');
-          res.destroy();
-        }
-      } finally {
-        turn();
-      }
-    }),
+    route(API.export, async (body, _req, res: Response) => streamExport(signed(res), body, res)),
 
     route(API.exportStart, async (body, _req, res: Response) => {
       sweepJobs();
@@ -329,11 +367,43 @@ export const importExportRoutes = (deps: ImportExportDeps): Router => {
 
     route(API.exportDownload, async (query, _req, res: Response) => {
       sweepJobs();
-      const job = jobOf(res, query.id);
-      if (!job) return sendText(res, 404, 'ERR_NOT_FOUND: no such export job');
-      if (job.state !== 'ready') return sendText(res, 400, `ERR_INPUT: the export job is ${job.state}`);
-      res.status(200).type(job.contentType).setHeader('Content-Disposition', attachment(job.fileName));
-      createReadStream(job.path).pipe(res);
+      sendJobFile(jobOf(res, query.id), res);
+    }),
+
+    route(API.exportLink, async (body, _req, res: Response) => {
+      sweepTickets();
+      sweepJobs();
+      const s = signed(res);
+      if ('job' in body) {
+        const job = jobOf(res, body.job);
+        if (!job) return sendText(res, 404, 'ERR_NOT_FOUND: no such export job');
+        if (job.state !== 'ready') return sendText(res, 400, `ERR_INPUT: the export job is ${job.state}`);
+        return sendAnswer(res, API.exportLink, linkOf(issueTicket(s, { job: job.id }), job.fileName));
+      }
+      // Checked now, so that a refused export is an answer here and not a failed download.
+      const prepared = await prepareExport(s.tenant, s.caller, body, false);
+      if (isLeft(prepared)) return sendDomainError(res, prepared.left);
+      sendAnswer(res, API.exportLink, linkOf(issueTicket(s, { body }), prepared.right.fileName));
+    }),
+
+    route(API.exportFile, async (query, req, res: Response) => {
+      sweepTickets();
+      const ticket = tickets.get(query.ticket);
+      if (!ticket) return sendText(res, 404, 'ERR_NOT_FOUND: no such download link (a link works once, for one minute)');
+      tickets.delete(ticket.id);
+      // The ticket stands for its session: the session guard checks that session as it is now.
+      req.headers[TOKEN_HEADER] = ticket.token;
+      let passed = false;
+      await Promise.resolve(
+        deps.guard(req, res, () => {
+          passed = true;
+        }),
+      );
+      if (!passed) return;
+      const s = signed(res);
+      if (s.tenant.name !== ticket.org || s.caller.userId !== ticket.userId) return sendText(res, 404, 'ERR_NOT_FOUND: no such download link');
+      if ('job' in ticket.what) return sendJobFile(jobOf(res, ticket.what.job), res);
+      await streamExport(s, ticket.what.body, res);
     }),
   ]);
 };

@@ -62,5 +62,20 @@ export type ExportJobAnswer = t.TypeOf<typeof ExportJobAnswer>;
 /** GET /api/export/job and /api/export/download: `?id=` of the job. */
 export const ExportJobQuery = t.type({ id: t.string }, 'export job query');
 
+/**
+ * POST /api/export/link: a one-time download address for a browser, which cannot send the session
+ * header on a plain link. The body is an export (as POST /api/export, checked the same way) or
+ * `{ job }`, a ready export job of the caller. Answers `{ url, fileName, expires }`; `url` is
+ * GET /api/export/file?ticket=T, valid once and for EXPORT_LINK_VALIDITY_MS.
+ */
+export const ExportLinkRequest = t.union([ExportRequestBody, t.exact(t.type({ job: t.string }))], 'export link body');
+export type ExportLinkRequest = t.TypeOf<typeof ExportLinkRequest>;
+export const ExportLinkAnswer = t.type({ url: t.string, fileName: t.string, expires: t.string }, 'export link');
+export type ExportLinkAnswer = t.TypeOf<typeof ExportLinkAnswer>;
+/** GET /api/export/file?ticket=: the ticket of /api/export/link stands for the session, once. */
+export const ExportFileQuery = t.type({ ticket: t.string }, 'export file query');
+/** How long a download link may wait for its browser: long enough for a slow click, too short to share. */
+export const EXPORT_LINK_VALIDITY_MS = 60_000;
+
 /** A file download (CSV, JSON or PDF with Content-Disposition): not decoded as data. */
 export const FileAnswer = t.unknown;

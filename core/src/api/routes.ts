@@ -2,7 +2,7 @@ import * as t from 'io-ts';
 import { UserContext } from '../metadata/user-context.js';
 import { AccessTokenAnswer, DistanceAnswer, DistanceRequest } from './cloud.js';
 import { call, type CallContract } from './contract.js';
-import { ExportJobAnswer, ExportJobQuery, ExportRequestBody, FileAnswer, ImportCommitRequest, ImportOutcomeAnswer, ImportPreviewAnswer, ImportTemplateQuery, ImportUploadQuery } from './files.js';
+import { ExportFileQuery, ExportJobAnswer, ExportJobQuery, ExportLinkAnswer, ExportLinkRequest, ExportRequestBody, FileAnswer, ImportCommitRequest, ImportOutcomeAnswer, ImportPreviewAnswer, ImportTemplateQuery, ImportUploadQuery } from './files.js';
 import { ExecuteMultipleAnswer, ExecuteMultipleRequest, FetchAnswer, FetchRequestBody, WriteItemCodec } from './records.js';
 import { AppErrorReport, EndSessionQuery, SessionList, StreamQuery, StreamTokenAnswer, UserContextQuery } from './sessions.js';
 import {
@@ -58,6 +58,8 @@ export const API = {
   exportStart: call({ method: 'POST', path: '/api/export/start', input: 'json', session: true, request: ExportRequestBody, answer: ExportJobAnswer, answerKind: 'json', what: 'export body', summary: 'starts an export job (a large PDF); answers the job' }),
   exportJob: call({ method: 'GET', path: '/api/export/job', input: 'query', session: true, request: ExportJobQuery, answer: ExportJobAnswer, answerKind: 'json', what: 'export job query', summary: "an export job's progress (`?id=`)" }),
   exportDownload: call({ method: 'GET', path: '/api/export/download', input: 'query', session: true, request: ExportJobQuery, answer: FileAnswer, answerKind: 'file', what: 'export job query', summary: "a ready export job's file (`?id=`)" }),
+  exportLink: call({ method: 'POST', path: '/api/export/link', input: 'json', session: true, request: ExportLinkRequest, answer: ExportLinkAnswer, answerKind: 'json', what: 'export link body', summary: 'a one-time download address `{ url, fileName, expires }` for an export or a ready job (`{ job }`)' }),
+  exportFile: call({ method: 'GET', path: '/api/export/file', input: 'query', session: false, request: ExportFileQuery, answer: FileAnswer, answerKind: 'file', what: 'export file query', summary: 'the file of a download link (`?ticket=`, once; the ticket stands for the session)' }),
   providerSignIn: call({ method: 'GET', path: '/auth/{provider}/{organization}', input: 'query', session: false, request: ProviderStartQuery, answer: NoInput, answerKind: 'redirect', what: 'sign-in query', summary: 'starts a provider sign-in (302 to the provider)' }),
   providerSignUp: call({ method: 'GET', path: '/auth/{provider}/signup/{organization}', input: 'query', session: false, request: ProviderSignUpQuery, answer: NoInput, answerKind: 'redirect', what: 'sign-up query', summary: 'starts a provider sign-up (302 to the provider)' }),
   providerCallbackGet: call({ method: 'GET', path: '/auth/callback/{provider}', input: 'query', session: false, request: ProviderCallback, answer: NoInput, answerKind: 'redirect', what: 'callback', summary: 'the provider\'s answer; 303 to the client with the token in the fragment' }),

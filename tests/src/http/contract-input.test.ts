@@ -38,6 +38,7 @@ describe('issue 12 point 4: every call decodes its input with the route table\'s
       ['executemultiple', { records: [{ operation: 'create', name: 7, object: {} }] }, 'records.0.name: expected string, got 7'],
       ['import/commit', { uploadId: 5 }, 'ERR_INPUT: Invalid import commit: uploadId: expected string, got 5'],
       ['export', { query: { entity: {} } }, 'ERR_INPUT: Invalid export body: query.entity.name: expected string, got undefined'],
+      ['export/link', { job: 5 }, 'ERR_INPUT: Invalid export link body: query: expected { entity: EntityQuery }, got undefined; query: expected Partial<{ page: number, pageSize: number, count: boolean, orders: Array<Order> }>, got undefined; job: expected string, got 5'],
       ['distance', { url: 5 }, 'ERR_INPUT: Invalid distance body: url: expected string, got 5'],
     ];
     for (const [path, body, text] of cases) {
