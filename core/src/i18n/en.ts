@@ -103,6 +103,17 @@ export const en = {
   LblMine: 'Mine',
   LblMyTeam: 'My team',
   LblAnyone: 'Anyone',
+  // Quick filters, issue 13 section 2: every type, personal filters
+  LblOtherUser: 'Other user…',
+  LblEntity: 'Record type',
+  LblRemoveFilterValue: 'Remove {name}',
+  CmdAddFilter: 'Add filter',
+  LblAddFilterOn: 'Choose a column…',
+  CmdRemoveFilter: 'Remove filter {name}',
+  MsgFilterNotNumber: 'Enter a number',
+  MsgFilterYearRange: 'The year must be between {min} and {max}',
+  MsgFilterInvalid: 'This value cannot be used as a filter',
+  MsgFilterMinimumLength: plural('n', { one: 'Type at least {n} character', other: 'Type at least {n} characters' }),
   // Date quick options (spec 001 section 2)
   DateToday: 'Today',
   DateTomorrow: 'Tomorrow',

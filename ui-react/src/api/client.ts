@@ -6,6 +6,9 @@ import {
   type CallContract,
   type ChangeEvent as ChangeEventShape,
   type EntityRecord,
+  type ExportJobAnswer,
+  type ExportLinkAnswer,
+  type ExportRequestBody,
   type FetchRequest,
   type FetchResult,
   type PuzzleAnswer,
@@ -62,6 +65,8 @@ export class AnswerMismatch extends ServerError {
 export type LoginFailure = { reason: string; message: string };
 export type LoginAnswer = { ok: true } | { ok: false; failure: LoginFailure };
 export type MagicAnswer = { message: string; reason?: string; raw: string };
+/** A text call's outcome as the admin dialogs show it (spec 002 section 8: the text, else the status text). */
+export type TextOutcome = { ok: boolean; status: number; statusText: string; text: string };
 export type Puzzle = PuzzleAnswer;
 export type SurveyAnswer = { ok: true; body: unknown } | { ok: false; status: number; text: string };
 export type ExecuteItem = WriteItem;
@@ -207,9 +212,30 @@ export class ApiClient {
   }
 
   /** POST /api/changepassword: text answer, OK means success. */
-  async changePassword(f: { oldPassword?: string; newPassword: string; userId: string }): Promise<string> {
+  async changePassword(f: { oldPassword?: string; newPassword: string; userId: string }): Promise<TextOutcome> {
     const res = await this.form(API.changePassword.path, f);
-    return (await res.text()).trim();
+    return { ok: res.ok, status: res.status, statusText: res.statusText, text: (await res.text()).trim() };
+  }
+
+  /** POST /api/getmagic with reason INVITE: mails an invitation link to a user (the answer text is not read). */
+  async invite(f: { username: string; organization: string }): Promise<TextOutcome> {
+    const res = await this.form(API.getMagic.path, { ...f, reason: 'INVITE' });
+    return { ok: res.ok, status: res.status, statusText: res.statusText, text: (await res.text()).trim() };
+  }
+
+  /** POST /api/export/link: a one-time address the browser downloads the export (or a ready job's file) from. */
+  async exportLink(body: ExportRequestBody | { job: string }): Promise<ExportLinkAnswer> {
+    const link = await this.call(API.exportLink, body);
+    return { ...link, url: this.url(link.url) };
+  }
+
+  /** POST /api/export/start: an export job (a PDF), followed with exportJob. */
+  exportStart(body: ExportRequestBody): Promise<ExportJobAnswer> {
+    return this.call(API.exportStart, body);
+  }
+
+  exportJob(id: string): Promise<ExportJobAnswer> {
+    return this.call(API.exportJob, undefined, `${API.exportJob.path}?id=${encodeURIComponent(id)}`);
   }
 
   formPuzzle(): Promise<Puzzle> {
