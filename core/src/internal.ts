@@ -93,6 +93,10 @@ export * from './query/placeholders.js';
 export * from './query/kanban-lanes.js';
 /** whatsNextReferenceDate: today, tomorrow (2 days ahead at midnight), next-week (8 days ahead). */
 export * from './whatsnext/reference-date.js';
+/** Follow-up rules of inu_nextrule: nextRuleOf, isDue (older is strictly earlier), combineFollowUps (union, a record once, newest first). */
+export * from './whatsnext/next-rule.js';
+/** whatsNext(deps, caller, filters): the follow-up list of POST /api/whatsnext (docs/whats-next.md). */
+export * from './services/whats-next.js';
 /** Exact decimals on scaled integers, rounding half away from zero: toScaled, divRound, roundDecimal, sumDecimal. */
 export * from './money/decimal.js';
 /** formatMoney(amount, currency, settings): modes 0-3, precision default 2, Euro default, decimal separator from settings. */
