@@ -1,6 +1,6 @@
 import { batch, computed, effect, signal, untracked, type ReadonlySignal } from '@preact/signals-react';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import type { Caller, Entity, EntityRecord, FetchRequest, Order, QuickFilter, QuickFilterSelection, ViewModeName } from '../core.js';
+import type { Caller, Entity, EntityRecord, FetchRequest, Filter, Order, QuickFilter, QuickFilterSelection, ViewModeName } from '../core.js';
 import { applyQuickFilterFragment, checkPermissionString, commandPermission, effectiveSelection, initialSelection, isEmptySelection, mayAccessSome, quickFiltersToFetch } from '../core.js';
 import type { ApiClient } from '../api/client.js';
 import { KEYS } from '../state/storage.js';
@@ -109,6 +109,8 @@ export const listModel = ({
   const more = signal(false);
   const loading = signal(false);
   const selected = signal<ReadonlySet<string>>(new Set());
+  /** The chart's picked bar as a condition on the list (spec 001 section 2: clicking a bar filters the list), or null. */
+  const pick = signal<Filter | null>(null);
 
   /** The view's columns the entity has (dotted columns read a related record). */
   const columns = computed(() => (view.value?.body.columns ?? []).filter((c) => c.name.includes('.') || props.value.has(c.name)));
@@ -121,6 +123,7 @@ export const listModel = ({
   const filtered = computed(
     () =>
       search.value.trim() !== '' ||
+      pick.value !== null ||
       filters.value.some((f) => !isEmptySelection(effectiveSelection(f, selections.value[f.name])) && isEmptySelection(effectiveSelection(f, null))),
   );
   /** Why the list shows no rows: nothing matches the user's filters, or there is nothing to show (null while loading or with rows). */
@@ -143,14 +146,18 @@ export const listModel = ({
    * size, or why it returns nothing. Kanban lanes and charts derive their aggregate queries from it,
    * so every view mode shows the same records.
    */
-  const currentRequest = (): { _tag: 'Fetch'; request: FetchRequest } | { _tag: 'NoResults' } => {
+  const currentRequest = (options: { withoutPick?: boolean } = {}): { _tag: 'Fetch'; request: FetchRequest } | { _tag: 'NoResults' } => {
     const v = view.value;
     const e = entity.value;
     const quick = quickFiltersToFetch(filters.value, selections.value, { reference: now(), timeZone, entity: e, placeholders: { userid: caller().userId } });
     // Spec 001 section 2: a mandatory group without an active filter returns nothing.
     if (isLeft(quick) || quick.right._tag === 'NoResults') return { _tag: 'NoResults' };
     const request = listRequest(e, v, { search: searchFilter(e, search.value), order: order.value, pageSize: pageSize.value });
-    return { _tag: 'Fetch', request: { ...request, entity: applyQuickFilterFragment(request.entity, quick.right.fragment) } };
+    const entityQuery = applyQuickFilterFragment(request.entity, quick.right.fragment);
+    // The chart's own query asks without its pick: the chart keeps every bar while the list shows one.
+    const p = options.withoutPick ? null : pick.value;
+    const picked = p ? { ...entityQuery, filter: entityQuery.filter ? { type: 'and' as const, filters: [entityQuery.filter, p] } : p } : entityQuery;
+    return { _tag: 'Fetch', request: { ...request, entity: picked } };
   };
 
   let seq = 0;
@@ -198,7 +205,7 @@ export const listModel = ({
    */
   const start = (): (() => void) => {
     const stopLoading = effect(() => {
-      void [entity.value, filters.value, view.value, selections.value, search.value, order.value, pageSize.value];
+      void [entity.value, filters.value, view.value, selections.value, search.value, order.value, pageSize.value, pick.value];
       untracked(() => void load());
     });
     const stopRemembering = effect(() => memory.set(selectionsKey(name), JSON.stringify(selections.value)));
@@ -224,6 +231,7 @@ export const listModel = ({
     batch(() => {
       search.value = '';
       selections.value = Object.fromEntries(filters.value.map((f) => [f.name, null]));
+      pick.value = null;
     });
   };
   /** Sort by a column; the same column again turns the direction. */
@@ -265,8 +273,17 @@ export const listModel = ({
     modes,
     mode,
     /** Switches the view mode (one of `modes`). */
-    setMode: (m: ViewModeName) => (pickedMode.value = { view: view.value?.name ?? '', mode: m }),
+    setMode: (m: ViewModeName) => {
+      // A chart's picked bar filters the list only while the chart shows it.
+      batch(() => {
+        pickedMode.value = { view: view.value?.name ?? '', mode: m };
+        pick.value = null;
+      });
+    },
     currentRequest,
+    pick: pick as ReadonlySignal<Filter | null>,
+    /** Filters the list by a chart's picked bar (null clears it). */
+    setPick: (f: Filter | null) => (pick.value = f),
     selections: selections as ReadonlySignal<Record<string, QuickFilterSelection>>,
     search,
     order,
