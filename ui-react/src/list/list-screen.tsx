@@ -17,6 +17,7 @@ import { listModel, type ListModel } from './list-model.js';
 import { viewsOf } from './list-query.js';
 import { ListTable } from './list-table.js';
 import { QuickFilterBar } from './quick-filter-bar.js';
+import { listQuickFilters } from './quick-filters/personal-filters.js';
 import { shownModes, VIEW_BODIES, type ViewBodyProps } from './view-bodies.js';
 
 /** The search box waits for a pause in typing before the list asks the server. */
@@ -66,7 +67,7 @@ const EntityList = ({ name }: { name: string }) => {
         initialView: params.get('view') ?? '',
         filters: () => {
           const entity = entityOf(name) as Entity;
-          return visibleQuickFilters(quickFiltersOf(name, entity.properties.some((p) => p.logicalName === 'ownerid')), (p) => checkPermissionString(caller.value!, p));
+          return listQuickFilters(entity, visibleQuickFilters(quickFiltersOf(name, entity.properties.some((p) => p.logicalName === 'ownerid')), (p) => checkPermissionString(caller.value!, p)));
         },
         caller: () => caller.value!,
         memory: sessionStore,
@@ -104,7 +105,7 @@ const EntityList = ({ name }: { name: string }) => {
         </label>
         <SortPicker model={model} filtersOpen={filtersOpen} onToggleFilters={() => setFiltersOpen(!filtersOpen)} />
       </div>
-      <QuickFilterBar defs={[...model.filters.value]} entity={entity} selections={model.selections.value} open={filtersOpen} onChange={(n, v) => model.select({ [n]: v })} />
+      <QuickFilterBar defs={[...model.filters.value]} entity={entity} selections={model.selections.value} open={filtersOpen} onChange={(n, v) => model.select({ [n]: v })} columns={model.columns.value.map((c) => c.name)} />
       <ViewBody
         model={model}
         linkOf={(r, form) => `/${appParam}/edit/${name}/${String(r.id)}${form ? `/${form}` : ''}`}

@@ -1,11 +1,16 @@
-import type { Entity, QuickFilter, QuickFilterSelection } from '../core.js';
-import { DATE_RANGE_OPTIONS, visibleOptions } from '../core.js';
-import type { MessageKey } from '@tessera/core/internal';
+import { useSignals } from '@preact/signals-react/runtime';
+import { useMemo } from 'react';
+import type { Entity, MessageKey, QuickFilter, QuickFilterSelection } from '../core.js';
+import { DATE_RANGE_OPTIONS, DAY_FILTER_MAX_YEAR, DAY_FILTER_MIN_YEAR, effectiveSelection, filterableColumns, PERSONAL_FILTER_PREFIX, quickFilterErrors, quickFilterOptions, quickFilterProperty } from '../core.js';
 import { useT } from '../i18n.js';
-import { optionsOf } from '../format.js';
-import { LookupInput } from '../form/lookup.js';
 import { caller } from '../state/session.js';
 import { Icon } from '../ui/icons.js';
+import { CustomFilter } from './quick-filters/custom-filter.js';
+import { DayFilter, RangeFilter, TextFilter } from './quick-filters/input-filters.js';
+import { LookupFilter } from './quick-filters/lookup-filter.js';
+import { OptionsFilter, type ShownOption } from './quick-filters/options-filter.js';
+import { OwnerFilter } from './quick-filters/owner-filter.js';
+import { addPersonalFilterOn, personalFilters, removePersonalFilterNamed } from './quick-filters/personal-filters.js';
 
 const DATE_KEYS: Record<(typeof DATE_RANGE_OPTIONS)[number], MessageKey> = {
   today: 'DateToday',
@@ -22,190 +27,166 @@ const DATE_KEYS: Record<(typeof DATE_RANGE_OPTIONS)[number], MessageKey> = {
   'previous-year': 'DatePreviousYear',
 };
 
-type Opt = { value: string | number; label: string; color?: string };
+type T = ReturnType<typeof useT>;
 
-const Options = ({ def, options, value, onChange, label }: { def: QuickFilter; options: Opt[]; value: QuickFilterSelection; onChange: (v: QuickFilterSelection) => void; label: string }) => {
+/** The options a filter shows, with the UI's labels for the date quick options and Mine. */
+const shownOptions = (def: QuickFilter, entity: Entity, t: T): ShownOption[] => {
+  const own = def.directOptions?.length || def.richOptions?.length;
+  return quickFilterOptions(def, quickFilterProperty(def, entity)).map((o) => {
+    if (own) return o;
+    if (def.type === 'date') return { ...o, label: t(DATE_KEYS[o.value as (typeof DATE_RANGE_OPTIONS)[number]]) };
+    if (def.type === 'owner') return { ...o, label: t('LblMine') };
+    return o;
+  });
+};
+
+/** The message of a selection the core cannot apply, in the user's language. */
+const errorText = (def: QuickFilter, t: T): string =>
+  def.type === 'day' || def.type === 'dayrange'
+    ? t('MsgFilterYearRange', { min: DAY_FILTER_MIN_YEAR, max: DAY_FILTER_MAX_YEAR })
+    : def.type === 'number' || def.type === 'numericrange'
+      ? t('MsgFilterNotNumber')
+      : t('MsgFilterInvalid');
+
+/** One quick filter of the bar, by type (spec 001 section 2). */
+const QuickFilterControl = ({ def, entity, value, onChange, error, onRemove }: { def: QuickFilter; entity: Entity; value: QuickFilterSelection; onChange: (v: QuickFilterSelection) => void; error?: string; onRemove?: () => void }) => {
   const t = useT();
-  const chosen = (Array.isArray(value) ? value : value === null || typeof value === 'object' ? [] : [value]).map(String);
+  const prop = quickFilterProperty(def, entity);
+  const label = def.label ?? prop?.displayName ?? def.name;
   const id = `qf-${def.name}`;
-  if (def.multiSelect && (def.optionsFormat === 'select' || options.length > 6)) {
-    const set = new Set(chosen);
-    const summary = chosen.length === 0 ? t('LblAll') : chosen.length === 1 ? (options.find((o) => String(o.value) === chosen[0])?.label ?? chosen[0]) : t('MsgSelected', { n: chosen.length });
-    return (
-      <details className="multi" id={id}>
-        <summary aria-label={`${label}: ${summary}`}>
-          <span>{summary}</span>
-          <Icon name="chevronDown" size={14} />
-        </summary>
-        <div className="multi-menu" role="group" aria-label={label}>
-          {options.map((o) => (
-            <label key={String(o.value)}>
-              <input
-                type="checkbox"
-                checked={set.has(String(o.value))}
-                onChange={() => {
-                  const next = set.has(String(o.value)) ? options.filter((x) => set.has(String(x.value)) && x.value !== o.value) : options.filter((x) => set.has(String(x.value)) || x.value === o.value);
-                  onChange(next.map((x) => x.value));
-                }}
-              />
-              {o.color && <span className="dot" style={{ background: o.color }} aria-hidden="true" />}
-              {o.label}
-            </label>
-          ))}
-        </div>
-      </details>
-    );
+  const errorId = error ? `${id}-error` : undefined;
+  // What the filter applies: a mustSelect filter shows its default when nothing is chosen.
+  const shown = effectiveSelection(def, value);
+  const input = { label, describedBy: errorId, invalid: !!error };
+  let control: React.ReactNode;
+  switch (def.type) {
+    case 'options':
+    case 'date':
+    case 'age':
+      control = <OptionsFilter def={def.type === 'options' ? def : { ...def, optionsFormat: def.optionsFormat ?? 'select' }} options={shownOptions(def, entity, t)} value={shown} onChange={onChange} label={label} />;
+      break;
+    case 'owner':
+      control = caller.value ? <OwnerFilter def={def} targets={prop?.targets ?? []} options={shownOptions(def, entity, t)} value={shown} onChange={onChange} label={label} /> : null;
+      break;
+    case 'lookup':
+      control = <LookupFilter id={id} targets={prop?.targets ?? []} value={shown} onChange={onChange} label={label} multiSelect={def.multiSelect} />;
+      break;
+    case 'daterange':
+    case 'dayrange':
+    case 'numericrange':
+      control = <RangeFilter def={def} value={shown} onChange={onChange} {...input} />;
+      break;
+    case 'day':
+      control = <DayFilter def={def} value={shown} onChange={onChange} {...input} />;
+      break;
+    case 'custom':
+      control = <CustomFilter def={def} property={prop} options={shownOptions(def, entity, t)} value={shown} onChange={onChange} {...input} />;
+      break;
+    case 'number':
+    case 'text':
+      control = <TextFilter def={def} value={shown} onChange={onChange} numeric={def.type === 'number'} {...input} />;
+      break;
   }
-  if (def.optionsFormat === 'select' || options.length > 6) {
-    return (
+  return (
+    <div className={`qf qf-${def.type}${onRemove ? ' qf-personal' : ''}`} data-filter={def.name}>
+      <span className="qf-label" id={`${id}-label`}>
+        {label}
+        {onRemove && (
+          <button type="button" className="icon-btn qf-remove" aria-label={t('CmdRemoveFilter', { name: label })} title={t('CmdRemoveFilter', { name: label })} onClick={onRemove}>
+            <Icon name="close" size={12} />
+          </button>
+        )}
+      </span>
+      {control}
+      {error && (
+        <span id={errorId} className="qf-error" role="alert">
+          {errorText(def, t)}
+        </span>
+      )}
+    </div>
+  );
+};
+
+/**
+ * The "Add filter" command (spec 001 section 2, personal quick filters): a pulldown of the view's
+ * columns that have no filter yet; the filter gets the type the field-type registry gives the column.
+ */
+const AddFilter = ({ entity, defs, columns }: { entity: Entity; defs: readonly QuickFilter[]; columns: readonly string[] }) => {
+  useSignals();
+  const t = useT();
+  const offered = filterableColumns(entity, columns, defs);
+  if (offered.length === 0 || !caller.value) return null;
+  return (
+    <label className="qf qf-add">
+      <span className="qf-label">{t('CmdAddFilter')}</span>
       <select
-        id={id}
-        aria-label={label}
-        multiple={def.multiSelect}
-        value={def.multiSelect ? chosen : (chosen[0] ?? '')}
+        aria-label={t('CmdAddFilter')}
+        value=""
         onChange={(e) => {
-          const vals = [...e.target.selectedOptions].map((o) => o.value).filter((v) => v !== '');
-          const typed = vals.map((v) => options.find((o) => String(o.value) === v)?.value ?? v);
-          onChange(def.multiSelect ? typed : (typed[0] ?? null));
+          const p = offered.find((x) => x.logicalName === e.target.value);
+          const name = p && addPersonalFilterOn(entity, p);
+          // The new filter's control takes the focus (after the bar draws it).
+          if (name) setTimeout(() => document.querySelector<HTMLElement>(`[data-filter="${CSS.escape(name)}"] :is(input, select, button:not(.qf-remove), summary)`)?.focus(), 50);
         }}
       >
-        {!def.multiSelect && <option value="">{def.mustSelect ? '' : t('LblAll')}</option>}
-        {options.map((o) => (
-          <option key={String(o.value)} value={String(o.value)}>
-            {o.label}
+        <option value="">{t('LblAddFilterOn')}</option>
+        {offered.map((p) => (
+          <option key={p.logicalName} value={p.logicalName}>
+            {p.displayName}
           </option>
         ))}
       </select>
-    );
-  }
-  return (
-    <div className="chips" role="group" aria-label={label}>
-      {!def.mustSelect && (
-        <button type="button" className={`chip ${chosen.length === 0 ? 'on' : ''}`} aria-pressed={chosen.length === 0} onClick={() => onChange(null)}>
-          {t('LblAll')}
-        </button>
-      )}
-      {options.map((o) => {
-        const on = chosen.includes(String(o.value));
-        return (
-          <button
-            key={String(o.value)}
-            type="button"
-            className={`chip ${on ? 'on' : ''}`}
-            aria-pressed={on}
-            onClick={() => {
-              if (def.multiSelect) {
-                const next = on ? (Array.isArray(value) ? value : []).filter((v) => String(v) !== String(o.value)) : [...(Array.isArray(value) ? value : chosen.length ? [value as string | number] : []), o.value];
-                onChange(next);
-              } else onChange(on ? null : o.value);
-            }}
-          >
-            {o.color && <span className="dot" style={{ background: o.color }} aria-hidden="true" />}
-            {o.label}
-          </button>
-        );
-      })}
-    </div>
+    </label>
   );
 };
 
-/** One quick filter of the bar, by type (spec 001 section 2). */
-const QuickFilterControl = ({ def, entity, value, onChange }: { def: QuickFilter; entity: Entity; value: QuickFilterSelection; onChange: (v: QuickFilterSelection) => void }) => {
+export const QuickFilterBar = ({
+  defs,
+  entity,
+  selections,
+  onChange,
+  open,
+  columns = [],
+}: {
+  defs: QuickFilter[];
+  entity: Entity;
+  selections: Record<string, QuickFilterSelection>;
+  onChange: (name: string, v: QuickFilterSelection) => void;
+  open: boolean;
+  /** the view's columns: the Add filter command offers them */
+  columns?: readonly string[];
+}) => {
+  useSignals();
   const t = useT();
-  const prop = entity.properties.find((p) => p.logicalName === (def.propertyName ?? (def.type === 'owner' ? 'ownerid' : def.name)));
-  const label = def.label ?? prop?.displayName ?? def.name;
-  const id = `qf-${def.name}`;
-  const range = value && typeof value === 'object' && !Array.isArray(value) ? (value as { from?: string | number | null; to?: string | number | null }) : {};
-  let control: React.ReactNode;
-  switch (def.type) {
-    case 'options': {
-      const base: Opt[] = def.directOptions ?? (def.richOptions && def.richOptions.length ? def.richOptions : prop ? optionsOf(prop) : []);
-      control = <Options def={def} options={visibleOptions(def, base)} value={value} onChange={onChange} label={label} />;
-      break;
-    }
-    case 'date': {
-      const base: Opt[] = def.directOptions ?? DATE_RANGE_OPTIONS.map((o) => ({ value: o, label: t(DATE_KEYS[o]) }));
-      control = <Options def={{ ...def, optionsFormat: def.optionsFormat ?? 'select' }} options={visibleOptions(def, base)} value={value} onChange={onChange} label={label} />;
-      break;
-    }
-    case 'owner': {
-      const me = caller.value;
-      // {{userid}} is replaced by the core, so a defaultOption written as the placeholder selects Mine.
-      const base: Opt[] = def.directOptions ?? (me ? [{ value: '{{userid}}', label: t('LblMine') }] : []);
-      control = <Options def={def} options={visibleOptions(def, base)} value={value} onChange={onChange} label={label} />;
-      break;
-    }
-    case 'daterange':
-    case 'dayrange':
-    case 'numericrange': {
-      const type = def.type === 'numericrange' ? 'number' : 'date';
-      control = (
-        <div className="range" role="group" aria-label={label}>
-          <input type={type} aria-label={`${label} ${t('LblFrom')}`} value={String(range.from ?? '')} onChange={(e) => onChange({ ...range, from: e.target.value || null })} />
-          <span aria-hidden="true">–</span>
-          <input type={type} aria-label={`${label} ${t('LblTo')}`} value={String(range.to ?? '')} onChange={(e) => onChange({ ...range, to: e.target.value || null })} />
-        </div>
-      );
-      break;
-    }
-    case 'day':
-      control = <input id={id} type="date" aria-label={label} value={typeof value === 'string' ? value : ''} onChange={(e) => onChange(e.target.value || null)} />;
-      break;
-    case 'age':
-      control = <Options def={{ ...def, optionsFormat: 'select' }} options={Array.from({ length: 100 }, (_, i) => ({ value: i, label: String(i) }))} value={value} onChange={onChange} label={label} />;
-      break;
-    case 'lookup': {
-      const chosen = typeof value === 'string' ? value : null;
-      const targets = prop?.targets ?? [];
-      control = (
-        <div className="qf-lookup">
-          <LookupInput
-            id={id}
-            label={label}
-            targets={targets}
-            value={chosen ? { id: chosen, name: targets[0] ?? '', label: lookupLabels.get(chosen) ?? chosen } : null}
-            onChange={(v) => {
-              if (v?.label) lookupLabels.set(v.id, v.label);
-              onChange(v?.id ?? null);
-            }}
-          />
-        </div>
-      );
-      break;
-    }
-    default:
-      control = (
-        <input
-          id={id}
-          type={def.type === 'number' ? 'number' : 'search'}
-          aria-label={label}
-          placeholder={label}
-          value={typeof value === 'string' || typeof value === 'number' ? String(value) : ''}
-          onChange={(e) => onChange(e.target.value === '' ? null : e.target.value)}
-        />
-      );
-  }
-  return (
-    <div className={`qf qf-${def.type}`}>
-      <span className="qf-label" id={`${id}-label`}>
-        {label}
-      </span>
-      {control}
-    </div>
+  const me = caller.value;
+  const errors = useMemo(
+    () => quickFilterErrors(defs, selections, { reference: new Date(), timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, entity, placeholders: { userid: me?.userId } }),
+    [defs, selections, entity, me],
   );
-};
-
-/** Labels of lookup values chosen in filters (the selection itself holds only the id). */
-const lookupLabels = new Map<string, string>();
-
-export const QuickFilterBar = ({ defs, entity, selections, onChange, open }: { defs: QuickFilter[]; entity: Entity; selections: Record<string, QuickFilterSelection>; onChange: (name: string, v: QuickFilterSelection) => void; open: boolean }) => {
-  const t = useT();
+  // Personal filters of this list (the rest of defs comes from the metadata).
+  const personal = new Set(personalFilters(entity).map((d) => d.name));
   if (defs.length === 0) return null;
   return (
     <section id="quick-filters" className={`quick-filters ${open ? 'open' : ''}`} aria-label={t('LblFilters')}>
       {defs.map((d) => (
-        <QuickFilterControl key={d.name} def={d} entity={entity} value={selections[d.name] ?? null} onChange={(v) => onChange(d.name, v)} />
+        <QuickFilterControl
+          key={d.name}
+          def={d}
+          entity={entity}
+          value={selections[d.name] ?? null}
+          onChange={(v) => onChange(d.name, v)}
+          error={errors[d.name]}
+          onRemove={
+            d.name.startsWith(PERSONAL_FILTER_PREFIX) && personal.has(d.name)
+              ? () => {
+                  onChange(d.name, null);
+                  removePersonalFilterNamed(entity, d.name);
+                }
+              : undefined
+          }
+        />
       ))}
+      <AddFilter entity={entity} defs={defs} columns={columns} />
     </section>
   );
 };
