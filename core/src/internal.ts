@@ -91,6 +91,10 @@ export * from './query/personal-quick-filters.js';
 export * from './query/placeholders.js';
 /** Kanban (view mode 4): kanbanFieldOf, optionLanes, laneCountRequest, countedLanes, laneCardsRequest, mayMoveCard, moveCard / restoreCard. */
 export * from './query/kanban-lanes.js';
+/** Dashboards: supported filters (dates, lookups, option sets) and their conditions per objectname, the queries of numbers, gauges and grids, gaugePercent, objects by reference. */
+export * from './query/dashboard.js';
+/** Dashboard layout: gridTemplate and gridArea as checked CSS grid values, the stacking order of narrow screens. */
+export * from './metadata/dashboard-layout.js';
 /** whatsNextReferenceDate: today, tomorrow (2 days ahead at midnight), next-week (8 days ahead). */
 export * from './whatsnext/reference-date.js';
 /** Follow-up rules of inu_nextrule: nextRuleOf, isDue (older is strictly earlier), combineFollowUps (union, a record once, newest first). */
