@@ -290,8 +290,9 @@ export class ApiClient {
     await this.call(API.endSession, undefined, `${API.endSession.path}?name=${encodeURIComponent(name)}`);
   }
 
-  executeMultiple(items: ExecuteItem[]): Promise<ExecuteResult[]> {
-    return this.call(API.executeMultiple, items);
+  /** POST /api/executemultiple; `atomic`: all or nothing, one answer per item either way (the list's batch save). */
+  executeMultiple(items: ExecuteItem[], options: { atomic?: boolean } = {}): Promise<ExecuteResult[]> {
+    return this.call(API.executeMultiple, options.atomic ? { records: items, atomic: true } : items);
   }
 
   async sseToken(): Promise<string> {

@@ -27,6 +27,8 @@ export const fullCaller = (userId: string, entities: readonly string[]): Caller 
 export class StoreClient implements Pick<ApiClient, 'fetch' | 'update' | 'executeMultiple'> {
   readonly store: InMemoryRecordStore;
   readonly calls: Array<{ operation: string; name: string; object: EntityRecord }> = [];
+  /** every executemultiple sent, with its atomic flag */
+  readonly batches: Array<{ items: ExecuteItem[]; atomic: boolean }> = [];
   fetches = 0;
   private n = 0;
 
@@ -56,7 +58,9 @@ export class StoreClient implements Pick<ApiClient, 'fetch' | 'update' | 'execut
     return this.answer(await this.store[operation](this.caller, name, object));
   }
 
-  async executeMultiple(items: ExecuteItem[]): Promise<ExecuteResult[]> {
+  async executeMultiple(items: ExecuteItem[], options: { atomic?: boolean } = {}): Promise<ExecuteResult[]> {
+    this.batches.push({ items, atomic: options.atomic === true });
+    if (options.atomic) return this.answer(await this.store.executeMultiple(this.caller, items, { atomic: true }));
     const out: ExecuteResult[] = [];
     for (const i of items) {
       const r = await this.store[i.operation](this.caller, i.name, i.object);
