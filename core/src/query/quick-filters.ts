@@ -127,7 +127,16 @@ const parseNumber = (v: string | number): number | undefined => {
 /** What one quick filter adds to a list query: a filter, plus the links and orders of its extraFetch or customFetch. */
 export type QuickFilterFragment = { readonly filter: Filter; readonly links: readonly Link[]; readonly orders: readonly Order[] };
 
-const placeholdersOf = (ctx: QuickFilterContext, extra: PlaceholderValues = {}): PlaceholderValues => ({ ...(ctx.placeholders ?? {}), ...extra });
+/**
+ * The placeholders a filter's fetch may read: `{{now}}` (the reference instant, ISO) and `{{today}}`
+ * (the user's local day, YYYY-MM-DD), then the caller's (userid...), then the filter's own value.
+ */
+const placeholdersOf = (ctx: QuickFilterContext, extra: PlaceholderValues = {}): PlaceholderValues => ({
+  now: ctx.reference.toISOString(),
+  today: formatCivil(civilDateOf(ctx.reference, ctx.timeZone)),
+  ...(ctx.placeholders ?? {}),
+  ...extra,
+});
 
 /** A fetch fragment with its placeholders replaced. */
 const resolveFragment = (f: FetchFragment, values: PlaceholderValues): QuickFilterFragment => ({
