@@ -24,6 +24,7 @@ import { requestLog } from './request-log.js';
 import { adminRoutes } from './routes/admin-routes.js';
 import { contextRoutes } from './routes/context-routes.js';
 import { dataRoutes } from './routes/data-routes.js';
+import { whatsNextRoutes } from './routes/whats-next-routes.js';
 import { importExportRoutes } from './routes/import-export-routes.js';
 import { graphRoutes, type GraphRouteDeps } from './routes/graph-routes.js';
 import { providerRoutes, type ProviderRouteDeps } from './routes/provider-routes.js';
@@ -125,6 +126,7 @@ export const createApp = (deps: HttpDeps): express.Express => {
   api.use(surveyRoutes({ tenants: deps.tenants, directory: deps.directory, clock: deps.clock, publicLimits: deps.publicLimits }));
   api.use(contextRoutes(deps.config, guard));
   api.use(dataRoutes(deps.sessions, deps.clock, guard));
+  api.use(whatsNextRoutes(deps.clock, guard));
   if (deps.graph) api.use(graphRoutes(deps.graph, guard));
   api.use(importExportRoutes({ guard, sessions: deps.sessions, files: deps.importFiles, exports: deps.exports, clock: deps.clock, logger: deps.logger }));
   api.use((req, res) => sendText(res, 404, `ERR_NOT_FOUND: no call ${req.method} /api${req.path}`));

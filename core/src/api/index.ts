@@ -8,4 +8,5 @@ export * from './sessions.js';
 export * from './surveys.js';
 export * from './cloud.js';
 export * from './files.js';
+export * from './whats-next.js';
 export * from './routes.js';

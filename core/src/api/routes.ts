@@ -17,6 +17,7 @@ import {
 } from './sign-in.js';
 import { SurveyAnswers, SurveyPageAnswer } from './surveys.js';
 import { NoInput, queryText, TextAnswer } from './text-fields.js';
+import { WhatsNextAnswer, WhatsNextRequest } from './whats-next.js';
 
 const ProviderStartQuery = t.type({ redirectUrl: queryText, origin: queryText }, 'sign-in query');
 const ProviderSignUpQuery = t.type({ redirectUrl: queryText, origin: queryText, puzzle: queryText }, 'sign-up query');
@@ -51,6 +52,7 @@ export const API = {
   executeMultiple: call({ method: 'POST', path: '/api/executemultiple', input: 'json', session: true, request: ExecuteMultipleRequest, answer: ExecuteMultipleAnswer, answerKind: 'json', what: 'executemultiple body', summary: 'a batch of writes, optionally atomic; one answer per item' }),
   accessToken: call({ method: 'GET', path: '/api/azure/accesstoken', input: 'none', session: true, request: NoInput, answer: AccessTokenAnswer, answerKind: 'json', what: 'accesstoken', summary: 'a Microsoft Graph token `{ access_token, expires_on }`' }),
   distance: call({ method: 'POST', path: '/api/distance', input: 'json', session: true, request: DistanceRequest, answer: DistanceAnswer, answerKind: 'json', what: 'distance body', summary: 'driving directions between lat,lon stops' }),
+  whatsNext: call({ method: 'POST', path: '/api/whatsnext', input: 'json', session: true, request: WhatsNextRequest, answer: WhatsNextAnswer, answerKind: 'json', what: 'whatsnext request', summary: "a page of the caller's What's Next list (the follow-up rules of inu_nextrule; filters scheduled, owner, category, page)" }),
   importUpload: call({ method: 'POST', path: '/api/import/upload', input: 'query', session: true, request: ImportUploadQuery, answer: ImportPreviewAnswer, answerKind: 'json', what: 'import upload query', summary: 'uploads a CSV or JSON file (the raw body); answers the checked preview' }),
   importCommit: call({ method: 'POST', path: '/api/import/commit', input: 'json', session: true, request: ImportCommitRequest, answer: ImportOutcomeAnswer, answerKind: 'json', what: 'import commit', summary: 'writes an uploaded file; answers the result' }),
   importTemplate: call({ method: 'GET', path: '/api/import/template', input: 'query', session: true, request: ImportTemplateQuery, answer: FileAnswer, answerKind: 'file', what: 'import template query', summary: 'the CSV template of an entity (`?entity=`)' }),
