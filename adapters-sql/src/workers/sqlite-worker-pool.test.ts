@@ -70,4 +70,20 @@ describe('the SQLite worker pool (issue 22 item 1)', () => {
     expect(await pool.read(b, [{ sql: 'SELECT 4 AS x', params: [] }], 5000)).toEqual([[{ x: 4 }]]);
     expect(await pool.read(a, [{ sql: 'SELECT COUNT(*) AS n FROM t', params: [] }], 5000)).toEqual([[{ n: 5 }]]);
   });
+
+  it('a write queued on a worker that is replaced after an overdue read fails with ERR_TIMEOUT (503 over HTTP, not 500) and writes nothing', async () => {
+    // both workers loaded and idle
+    await Promise.all([pool.read(a, [{ sql: 'SELECT 1 AS x', params: [] }], 5000), pool.read(b, [{ sql: 'SELECT 1 AS x', params: [] }], 5000)]);
+    const overdue = pool.read(b, [SLOW], 50); // the first worker: replaced after 50 ms
+    const busy = pool.read(a, [SLOW]); // the second worker, no budget
+    // Equal load: the write goes to the first worker and waits behind the overdue read.
+    const write = pool.transact(a, async (tx) => {
+      await tx.exec({ sql: "INSERT INTO t (v) VALUES ('lost')", params: [] });
+      await tx.end(true);
+    });
+    await expect(overdue).rejects.toBeInstanceOf(SqlTimeout);
+    await expect(write).rejects.toMatchObject({ code: 'ERR_TIMEOUT' });
+    await busy;
+    expect(await pool.read(a, [{ sql: "SELECT COUNT(*) AS n FROM t WHERE v = 'lost'", params: [] }], 5000)).toEqual([[{ n: 0 }]]);
+  });
 });

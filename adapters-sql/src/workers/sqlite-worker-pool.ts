@@ -15,8 +15,17 @@ export class SqlTimeout extends Error {
   }
 }
 
-/** A worker was replaced while this piece of work waited on it (a transaction cannot move). */
-export class WorkerLost extends Error {}
+/**
+ * A worker was replaced while this piece of work waited on it (a transaction cannot move). Its
+ * connection closed without a commit, so nothing of the work was written: the HTTP answer is the
+ * same 503 ERR_TIMEOUT as an overdue read (the caller may retry), never a 500.
+ */
+export class WorkerLost extends Error {
+  readonly code = 'ERR_TIMEOUT';
+  constructor(reason: string) {
+    super(`the database work was not done (${reason}); nothing was changed, try again`);
+  }
+}
 
 export type SqliteWorkerPoolOptions = {
   /**
@@ -59,7 +68,7 @@ class PoolWorker {
       for (const f of this.whenReady.splice(0)) f();
     });
     this.worker.on('error', (e) => onExit(this, e));
-    this.worker.on('exit', (code) => onExit(this, new WorkerLost(`SQLite worker exited with code ${code}`)));
+    this.worker.on('exit', (code) => onExit(this, new WorkerLost(`its SQLite worker exited with code ${code}`)));
     this.idle();
   }
 
@@ -173,7 +182,7 @@ export class SqliteWorkerPool {
 
   /** Stops a worker that runs an overdue statement and puts a fresh one in its place. */
   private replace(w: PoolWorker): void {
-    this.lost(w, new WorkerLost('a statement on this worker ran past its time budget'));
+    this.lost(w, new WorkerLost('its SQLite worker was restarted after another statement ran past its time budget'));
     void w.worker.terminate();
   }
 
