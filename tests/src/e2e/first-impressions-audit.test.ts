@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { buildUi, launchBrowser, newPage, screenshot, signIn, startServer, type Server } from './harness.js';
+import { buildUi, demoApi, launchBrowser, newPage, screenshot, signIn, startServer, type Server } from './harness.js';
 
 /**
  * Issue 23 item 6, the audit: every write is an audit row the store writes itself, read-only for
@@ -17,22 +17,7 @@ let browser: Browser;
 
 /** The API as a second client: writes and reads records, never checks the UI's own work. */
 const api = async (email: string) => {
-  const res = await fetch(`${server.url}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ organization: ORG, username: email, password: PASSWORD }).toString(),
-  });
-  const token = res.headers.get('x-accessptoken') ?? '';
-  const headers = { 'content-type': 'application/json', 'x-accessptoken': token };
-  const fetchRecords = async (body: unknown): Promise<Array<Record<string, unknown>>> => {
-    const r = await fetch(`${server.url}/api/fetch`, { method: 'POST', headers, body: JSON.stringify(body) });
-    if (!r.ok) throw new Error(await r.text());
-    return ((await r.json()) as { records: Array<Record<string, unknown>> }).records;
-  };
-  const write = async (operation: 'create' | 'update' | 'delete', name: string, object: Record<string, unknown>): Promise<{ ok: boolean; text: string }> => {
-    const r = await fetch(`${server.url}/api/update`, { method: 'POST', headers, body: JSON.stringify({ operation, name, object }) });
-    return { ok: r.ok, text: (await r.text()).trim().replace(/^"|"$/g, '') };
-  };
+  const { fetchRecords, write } = await demoApi(server, email);
   const auditOf = (id: string) =>
     fetchRecords({
       entity: { name: 'audit', allattrs: true, filter: { conditions: [{ attribute: 'objectid', operator: 'eq', value: id }] }, orders: [{ attribute: 'createdon', descending: true }] },

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { buildUi, launchBrowser, newPage, screenshot, signIn, startServer, type Server } from './harness.js';
+import { buildUi, demoApi, launchBrowser, newPage, screenshot, signIn, startServer, type Server } from './harness.js';
 
 /**
  * Issue 23, the record form (items 1, 7, 8, 9, 11): what a new administrator and a salesperson
@@ -18,28 +18,11 @@ let browser: Browser;
 
 /** The API as a second, scriptable client: finds and writes records, never checks the UI's own work. */
 const api = async (email: string) => {
-  const res = await fetch(`${server.url}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ organization: ORG, username: email, password: PASSWORD }).toString(),
-  });
-  const token = res.headers.get('x-accessptoken') ?? '';
-  const { userId } = (await res.json()) as { userId: string };
-  const headers = { 'content-type': 'application/json', 'x-accessptoken': token };
-  const fetchRecords = async (body: unknown): Promise<Array<Record<string, unknown>>> => {
-    const r = await fetch(`${server.url}/api/fetch`, { method: 'POST', headers, body: JSON.stringify(body) });
-    if (!r.ok) throw new Error(await r.text());
-    return ((await r.json()) as { records: Array<Record<string, unknown>> }).records;
-  };
+  const { userId, fetchRecords, byName, write: post } = await demoApi(server, email);
   const write = async (operation: 'create' | 'update', name: string, object: Record<string, unknown>): Promise<string> => {
-    const r = await fetch(`${server.url}/api/update`, { method: 'POST', headers, body: JSON.stringify({ operation, name, object }) });
-    if (!r.ok) throw new Error(await r.text());
-    return (await r.text()).trim().replace(/^"|"$/g, '');
-  };
-  const byName = async (entity: string, name: string, field = 'name'): Promise<Record<string, unknown>> => {
-    const [r] = await fetchRecords({ entity: { name: entity, allattrs: true, filter: { conditions: [{ attribute: field, operator: 'eq', value: name }] } }, page: 1, pageSize: 1 });
-    if (!r) throw new Error(`no ${entity} ${name}`);
-    return r;
+    const r = await post(operation, name, object);
+    if (!r.ok) throw new Error(r.text);
+    return r.text;
   };
   /** The names of a user's roles, read through the link entity. */
   const rolesOf = async (user: string): Promise<string[]> =>

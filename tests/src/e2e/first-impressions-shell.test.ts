@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { buildUi, launchBrowser, newPage, screenshot, signIn, startServer, type Server } from './harness.js';
+import { buildUi, demoApi, launchBrowser, newPage, screenshot, signIn, startServer, type Server } from './harness.js';
 
 /**
  * Issue 23 (first impressions), the shell and the lists: items 2 (an empty list caused by
@@ -19,21 +19,7 @@ let browser: Browser;
 const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 10_000, interval: 100 });
 
 /** The number of records of an entity as the server counts them for a user (a second, scriptable client). */
-const countOf = async (email: string, entity: string): Promise<number> => {
-  const login = await fetch(`${server.url}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ organization: ORG, username: email, password: PASSWORD }).toString(),
-  });
-  const token = login.headers.get('x-accessptoken') ?? '';
-  const r = await fetch(`${server.url}/api/fetch`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-accessptoken': token },
-    body: JSON.stringify({ entity: { name: entity, attributes: [{ attribute: 'id' }] }, page: 1, pageSize: 1, count: true }),
-  });
-  if (!r.ok) throw new Error(`${entity}: ${r.status} ${await r.text()}`);
-  return ((await r.json()) as { count: number }).count;
-};
+const countOf = async (email: string, entity: string): Promise<number> => (await demoApi(server, email)).count(entity);
 
 /** Signed in as Nina in a browser of that width, then in the theme and language chosen (for screenshots). */
 const styledPage = async (width: number, options: { dark?: boolean; lang?: string } = {}): Promise<{ context: BrowserContext; page: Page }> => {

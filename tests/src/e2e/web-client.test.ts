@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { buildUi, launchBrowser, magicLinkFor, newPage, screenshot, signIn, startServer, type Server } from './harness.js';
+import { buildUi, demoApi, launchBrowser, magicLinkFor, newPage, screenshot, signIn, startServer, type Server } from './harness.js';
 
 /**
  * Issue 8 section 6: the web client in Debian's chromium against `tessera serve` on a free port
@@ -16,37 +16,10 @@ let server: Server;
 let browser: Browser;
 
 /** The API as a second, scriptable client: used to find records, never to check the UI's own work. */
-const api = async (email: string) => {
-  const res = await fetch(`${server.url}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ organization: ORG, username: email, password: PASSWORD }).toString(),
-  });
-  const token = res.headers.get('x-accessptoken') ?? '';
-  const { userId } = (await res.json()) as { userId: string };
-  const fetchRecords = async (body: unknown) => {
-    const r = await fetch(`${server.url}/api/fetch`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-accessptoken': token }, body: JSON.stringify(body) });
-    return ((await r.json()) as { records: Array<Record<string, unknown>> }).records;
-  };
-  const create = async (name: string, object: Record<string, unknown>): Promise<string> => {
-    const r = await fetch(`${server.url}/api/update`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-accessptoken': token }, body: JSON.stringify({ operation: 'create', name, object }) });
-    if (!r.ok) throw new Error(await r.text());
-    return (await r.text()).trim();
-  };
-  return { userId, fetchRecords, create };
-};
+const api = (email: string) => demoApi(server, email);
 
 /** A session token as /api/login (or a provider sign-in) opens it, for a browser given its agent. */
-const tokenFor = async (email: string, agent = 'tessera-e2e'): Promise<string> => {
-  const res = await fetch(`${server.url}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', 'user-agent': agent },
-    body: new URLSearchParams({ organization: ORG, username: email, password: PASSWORD }).toString(),
-  });
-  const token = res.headers.get('x-accessptoken');
-  if (!res.ok || !token) throw new Error(`sign-in of ${email} failed: ${res.status}`);
-  return token;
-};
+const tokenFor = async (email: string, agent = 'tessera-e2e'): Promise<string> => (await demoApi(server, email, { agent })).token;
 
 /** An account owned by the given user (the demo gives each salesperson their own). */
 const accountOwnedBy = async (email: string): Promise<{ id: string; name: string }> => {
