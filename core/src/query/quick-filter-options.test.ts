@@ -220,3 +220,19 @@ describe('range filters include both ends (spec 001 section 2)', () => {
     expect(errors.d).toBe('The year must be between 1801 and 2199');
   });
 });
+
+describe('a filter fetch reads {{now}} and {{today}} (the demo work-order Overdue switch)', () => {
+  it('{{now}} is the reference instant and {{today}} the local day of the user', () => {
+    const def: QuickFilter = {
+      name: 'overdue',
+      type: 'custom',
+      customFetch: { filter: { conditions: [{ attribute: 'scheduledend', operator: 'lt', value: '{{now}}' }, { attribute: 'due', operator: 'lt', value: '{{today}}' }] } },
+    };
+    const late = { ...ctx, reference: new Date('2024-03-13T23:30:00Z') };
+    const r = quickFilterToFragment(def, TOGGLE_ON, late);
+    expect(E.isRight(r) && r.right?.filter.conditions).toEqual([
+      { attribute: 'scheduledend', operator: 'lt', value: '2024-03-13T23:30:00.000Z' },
+      { attribute: 'due', operator: 'lt', value: '2024-03-14' },
+    ]);
+  });
+});
