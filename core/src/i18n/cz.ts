@@ -95,6 +95,13 @@ export const cz: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   ModeCalendar: 'Kalendář',
   ModeChart: 'Graf',
   ModeKanban: 'Kanban',
+  // Kanban mode of a list (spec 001 section 2): moving cards between lanes
+  CmdKanbanMoveTo: 'Přesunout do',
+  LblKanbanMoveCard: 'Přesunout do: {name}',
+  LblKanbanDragHandle: 'Přetáhněte do jiného sloupce',
+  MsgKanbanMoved: 'Záznam {name} byl přesunut do sloupce {lane}',
+  MsgKanbanMoveFailed: 'Záznam {name} se nepodařilo přesunout: {message}',
+  MsgKanbanNoField: 'Toto zobrazení nelze ukázat jako tabuli: {field} není pole s možnostmi tohoto typu záznamu.',
   // Chart mode of a list (spec 001 sections 2 and 9)
   LblChartSaved: 'Graf',
   LblChartNew: 'Nový graf',

@@ -89,6 +89,13 @@ export const de: Record<MessageKey, Message<OneOtherPluralCategory>> = {
   ModeCalendar: 'Kalender',
   ModeChart: 'Diagramm',
   ModeKanban: 'Kanban',
+  // Kanban mode of a list (spec 001 section 2): moving cards between lanes
+  CmdKanbanMoveTo: 'Verschieben nach',
+  LblKanbanMoveCard: 'Verschieben nach: {name}',
+  LblKanbanDragHandle: 'In eine andere Spalte ziehen',
+  MsgKanbanMoved: '{name} wurde nach {lane} verschoben',
+  MsgKanbanMoveFailed: '{name} konnte nicht verschoben werden: {message}',
+  MsgKanbanNoField: 'Diese Ansicht kann nicht als Board angezeigt werden: {field} ist kein Auswahlfeld dieses Datensatztyps.',
   // Chart mode of a list (spec 001 sections 2 and 9)
   LblChartSaved: 'Diagramm',
   LblChartNew: 'Neues Diagramm',

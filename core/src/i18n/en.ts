@@ -93,6 +93,13 @@ export const en = {
   ModeCalendar: 'Calendar',
   ModeChart: 'Chart',
   ModeKanban: 'Kanban',
+  // Kanban mode of a list (spec 001 section 2): moving cards between lanes
+  CmdKanbanMoveTo: 'Move to',
+  LblKanbanMoveCard: 'Move to: {name}',
+  LblKanbanDragHandle: 'Drag to another lane',
+  MsgKanbanMoved: '{name} moved to {lane}',
+  MsgKanbanMoveFailed: '{name} could not be moved: {message}',
+  MsgKanbanNoField: 'This view cannot show as a board: {field} is not an option set of this record type.',
   // Chart mode of a list (spec 001 sections 2 and 9)
   LblChartSaved: 'Chart',
   LblChartNew: 'New chart',

@@ -95,6 +95,13 @@ export const sk: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   ModeCalendar: 'Kalendár',
   ModeChart: 'Graf',
   ModeKanban: 'Kanban',
+  // Kanban mode of a list (spec 001 section 2): moving cards between lanes
+  CmdKanbanMoveTo: 'Presunúť do',
+  LblKanbanMoveCard: 'Presunúť do: {name}',
+  LblKanbanDragHandle: 'Potiahnite do iného stĺpca',
+  MsgKanbanMoved: 'Záznam {name} bol presunutý do stĺpca {lane}',
+  MsgKanbanMoveFailed: 'Záznam {name} sa nepodarilo presunúť: {message}',
+  MsgKanbanNoField: 'Toto zobrazenie nemožno ukázať ako tabuľu: {field} nie je pole s možnosťami tohto typu záznamu.',
   // Chart mode of a list (spec 001 sections 2 and 9)
   LblChartSaved: 'Graf',
   LblChartNew: 'Nový graf',
