@@ -212,7 +212,29 @@ describe('the queries of dashboard objects: figures are aggregated by the query 
     expect(q({ kind: 'label', name: 'l' })).toEqual({ _tag: 'None', reason: 'label' });
     expect(q({ kind: 'filter', name: 'f' })).toEqual({ _tag: 'None', reason: 'filter' });
     expect(q({ kind: 'simplechart', name: 's' })).toEqual({ _tag: 'None', reason: 'no-query' });
-    expect(q({ kind: 'chart', name: 'c', chart: { type: 'bar', series: [], groups: [] } })).toEqual({ _tag: 'Chart' });
+    expect(q({ kind: 'chart', name: 'c', chart: { type: 'bar', series: [], groups: [] } })).toEqual({ _tag: 'None', reason: 'no-query' });
+  });
+
+  it("a chart is the chart module's aggregate query over its objectname, filtered like the other objects; the object's type wins", () => {
+    const chart: DashboardObject = {
+      kind: 'chart',
+      name: 'bystage',
+      type: 'line',
+      objectname: 'opportunity',
+      chart: { type: 'bar', series: [{ aggregateField: 'estimatedvalue', aggregateMethod: 'sum' }], groups: [{ field: 'outcome', method: 'column' }] },
+      extraFetch: { filter: { conditions: [{ attribute: 'ownerid', operator: 'eq', value: '{{userid}}' }] } },
+    };
+    const c = q(chart, { period: 'this-year' });
+    if (c._tag !== 'Chart') throw new Error(c._tag);
+    expect(c.chart.type).toBe('line');
+    expect(c.request.entity.name).toBe('opportunity');
+    expect(c.request.entity.attributes).toEqual([
+      { attribute: 'outcome', groupBy: true, alias: 'g0' },
+      { attribute: 'estimatedvalue', aggregate: 'sum', alias: 's0' },
+    ]);
+    const filter = JSON.stringify(c.request.entity.filter);
+    expect(filter).toContain('estimatedclosedate');
+    expect(filter).toContain('u-1');
   });
 
   it('{{userid}} in a query is the user', () => {

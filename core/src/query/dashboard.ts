@@ -5,9 +5,10 @@ import { hasFlag } from '../metadata/entity.js';
 import { FIELD_TYPES } from '../metadata/field-types.js';
 import { isOptionSet } from '../metadata/field-values.js';
 import type { FetchFragment } from '../metadata/form.js';
-import type { Dashboard, DashboardObject, QuickFilter } from '../metadata/view.js';
+import type { Chart, Dashboard, DashboardObject, QuickFilter } from '../metadata/view.js';
 import { DashboardObject as DashboardObjectCodec } from '../metadata/view.js';
 import type { EntityQuery, FetchRequest } from './query.js';
+import { chartRequest } from './chart-query.js';
 import { replaceFetchPlaceholders, replaceFilterPlaceholders, replaceLinkPlaceholders, type PlaceholderValues } from './placeholders.js';
 import {
   applyQuickFilterFragment,
@@ -161,8 +162,8 @@ export type DashboardObjectQuery =
   | { readonly _tag: 'Gauge'; readonly first: { request: FetchRequest; key: string }; readonly second: { request: FetchRequest; key: string } }
   /** a grid: the first rows of its query, with the count */
   | { readonly _tag: 'Grid'; readonly request: FetchRequest; readonly columns: string[] }
-  /** a chart: drawn from its chart body (the chart module builds the query) */
-  | { readonly _tag: 'Chart' }
+  /** a chart: the chart module's aggregate query of its chart body (groups g0.., series s0..) over the filtered records */
+  | { readonly _tag: 'Chart'; readonly request: FetchRequest; readonly chart: Chart }
   /** nothing to fetch: a label, a filter, or an object without a query (`reason` says which) */
   | { readonly _tag: 'None'; readonly reason: 'label' | 'filter' | 'no-query' };
 
@@ -178,18 +179,28 @@ const withFragment = (q: EntityQuery, f: QuickFilterFragment | null): EntityQuer
  * The query of a data object: its `query`, narrowed by the dashboard filters of the query's entity
  * (the object's objectname), then by `extraFetch`. A gauge with two aggregates takes both values
  * from one answer; a gauge with one aggregate takes its first value with `extraFetch` and its
- * second without (won over all). Charts are built by the chart module from their chart body.
+ * second without (won over all). A chart's aggregate query is the chart module's (chartRequest) over
+ * the same filtered records; the object's type (bar, line) overrides the chart body's.
  */
 export const dashboardObjectQuery = (o: DashboardObject, ctx: DashboardQueryContext): E.Either<InputError, DashboardObjectQuery> => {
   if (o.kind === 'label') return E.right({ _tag: 'None', reason: 'label' });
   if (o.kind === 'filter') return E.right({ _tag: 'None', reason: 'filter' });
-  if (o.chart !== undefined && o.kind !== 'grid' && o.type !== 'number' && o.type !== 'gauge') return E.right({ _tag: 'Chart' });
+  const values = ctx.placeholders ?? {};
+  const extra = o.extraFetch === undefined ? null : fragmentOf(o.extraFetch, values);
+  if (o.chart !== undefined && o.kind !== 'grid' && o.type !== 'number' && o.type !== 'gauge') {
+    // A chart body names no entity: the object's objectname (else its query's) is the one charted.
+    const entity = o.objectname ?? o.query?.name;
+    if (entity === undefined) return E.right({ _tag: 'None', reason: 'no-query' });
+    const filtered = dashboardFilterFragment(ctx.filters, ctx.selections, entity, ctx);
+    if (E.isLeft(filtered)) return filtered;
+    const base = withFragment(withFragment(o.query ?? { name: entity }, filtered.right), extra);
+    const chart: Chart = o.type === 'bar' || o.type === 'line' ? { ...o.chart, type: o.type } : o.chart;
+    return E.right({ _tag: 'Chart', request: replaceFetchPlaceholders(chartRequest(chart, base), values), chart });
+  }
   if (o.query === undefined) return E.right({ _tag: 'None', reason: 'no-query' });
   const filtered = dashboardFilterFragment(ctx.filters, ctx.selections, o.query.name, ctx);
   if (E.isLeft(filtered)) return filtered;
-  const values = ctx.placeholders ?? {};
   const base = withFragment(o.query, filtered.right);
-  const extra = o.extraFetch === undefined ? null : fragmentOf(o.extraFetch, values);
   const request = (entity: EntityQuery, pageSize: number, count = false): FetchRequest =>
     replaceFetchPlaceholders({ entity, page: 1, pageSize, ...(count ? { count: true } : {}) }, values);
   if (o.kind === 'grid') return E.right({ _tag: 'Grid', request: request(withFragment(base, extra), gridRowCountOf(o), true), columns: gridColumnsOf(o) });
