@@ -55,6 +55,8 @@ export type HttpConfig = {
   /** Realtime streams open at once per session and per user (default 5 each): beyond is 429 (issue 22). */
   streamsPerSession?: number;
   streamsPerUser?: number;
+  /** Exports (streamed or jobs) one user may run at once (default 2): beyond is 429 (issue 22 item 2). */
+  exportsPerUser?: number;
   /** The sign-up and trial puzzle's difficulty in bits (default 19, about 1 s of a browser's work; at least 16; issue 22). */
   puzzleDifficultyBits?: number;
 };
@@ -128,7 +130,7 @@ export const createApp = (deps: HttpDeps): express.Express => {
   api.use(dataRoutes(deps.sessions, deps.clock, guard));
   api.use(whatsNextRoutes(deps.clock, guard));
   if (deps.graph) api.use(graphRoutes(deps.graph, guard));
-  api.use(importExportRoutes({ guard, sessions: deps.sessions, files: deps.importFiles, exports: deps.exports, clock: deps.clock, logger: deps.logger }));
+  api.use(importExportRoutes({ guard, sessions: deps.sessions, files: deps.importFiles, exports: deps.exports, clock: deps.clock, logger: deps.logger, exportsPerUser: deps.config.exportsPerUser }));
   api.use((req, res) => sendText(res, 404, `ERR_NOT_FOUND: no call ${req.method} /api${req.path}`));
   app.use('/api', api);
   if (deps.providers) app.use('/auth', providerRoutes(deps.providers));

@@ -107,10 +107,11 @@ const httpAppModule = (options: ServerOptions, env: Record<string, string | unde
             staticDir: options.staticDir ?? join(repositoryRoot, 'ui-react', 'dist'),
             // Behind a reverse proxy, the client's address (rate limits, session records) comes from X-Forwarded-For.
             trustProxy: Number.parseInt(process.env.TESSERA_TRUST_PROXY ?? '0', 10) || 0,
-            // Issue 22 items 5 and 7 (docs/api.md); unset or not a positive number: the defaults (64, 5, 5).
+            // Issue 22 items 2, 5 and 7 (docs/api.md); unset or not a positive number: the defaults (64, 5, 5, 2).
             jsonMaxDepth: positiveInt(env.TESSERA_JSON_MAX_DEPTH),
             streamsPerSession: positiveInt(env.TESSERA_STREAMS_PER_SESSION),
             streamsPerUser: positiveInt(env.TESSERA_STREAMS_PER_USER),
+            exportsPerUser: positiveInt(env.TESSERA_EXPORTS_PER_USER),
           },
         }),
     );

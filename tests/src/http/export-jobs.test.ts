@@ -76,3 +76,20 @@ describe('export jobs (issue 22 item 2)', () => {
     expect((await api.post('export/start', { query, format: 'csv' })).status).toBe(200);
   });
 });
+
+describe('the per-user export limit is configurable (TESSERA_EXPORTS_PER_USER, docs/operations.md)', () => {
+  it('with TESSERA_EXPORTS_PER_USER=1 a second export asked alongside answers 429', async () => {
+    const h = await startHarness({ env: { TESSERA_EXPORTS_PER_USER: '1' } });
+    try {
+      await h.createOrg(ORG, ADMIN, ['demo']);
+      const api = new Api(h.url);
+      await api.login(ORG, ADMIN.email, ADMIN.password);
+      const query = { entity: { name: 'account', attributes: [{ attribute: 'name' }] } };
+      const answers = await Promise.all([0, 1].map(() => api.post('export/start', { query, format: 'pdf' })));
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 429]);
+      expect(await answers.find((r) => r.status === 429)!.text()).toBe('ERR_TOO_MANY_REQUESTS: at most 1 exports of one user at once');
+    } finally {
+      await h.close();
+    }
+  });
+});

@@ -61,7 +61,7 @@ export class ShiftedClock {
 }
 
 export const startHarness = async (
-  options: { mailer?: Mailer; sessionIdleMs?: number; clock?: ShiftedClock; staticDir?: string; hasher?: PasswordHasher; limits?: HostConfig['limits'] } = {},
+  options: { mailer?: Mailer; sessionIdleMs?: number; clock?: ShiftedClock; staticDir?: string; hasher?: PasswordHasher; limits?: HostConfig['limits']; env?: Record<string, string> } = {},
 ): Promise<Harness> => {
   const dataDir = mkdtempSync(join(tmpdir(), 'tessera-http-'));
   const mailer = new MemoryMailer();
@@ -72,7 +72,7 @@ export const startHarness = async (
     ...(options.limits ? { limits: options.limits } : {}),
   };
   const server = await startServer(
-    { ...config, port: 0, host: '127.0.0.1', staticDir: options.staticDir ?? join(dataDir, 'no-ui') },
+    { ...config, port: 0, host: '127.0.0.1', staticDir: options.staticDir ?? join(dataDir, 'no-ui'), ...(options.env ? { env: { ...process.env, ...options.env } } : {}) },
     { mailer: options.mailer ?? mailer, logger: pino({ level: 'silent' }), hasher: options.hasher ?? testHasher, clock: options.clock },
   );
   const orgs = resolve(server.container, CliTokens.Organizations);
