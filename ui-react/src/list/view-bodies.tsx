@@ -1,4 +1,4 @@
-import type { ComponentType, LazyExoticComponent } from 'react';
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { EntityRecord, ViewModeName } from '../core.js';
 import type { ListModel } from './list-model.js';
 
@@ -17,7 +17,9 @@ export type ViewBodyProps = {
  * calendar stay out of the first bundle. A mode without an entry here falls back to the table,
  * and the mode switcher does not offer it.
  */
-export const VIEW_BODIES: Partial<Record<ViewModeName, LazyExoticComponent<ComponentType<ViewBodyProps>>>> = {};
+export const VIEW_BODIES: Partial<Record<ViewModeName, LazyExoticComponent<ComponentType<ViewBodyProps>>>> = {
+  chart: lazy(() => import('../chart/chart-view.js')),
+};
 
 /** The modes a switcher offers: the view's modes that have a body (the table always does). */
 export const shownModes = (modes: readonly ViewModeName[]): ViewModeName[] => modes.filter((m) => m === 'list' || VIEW_BODIES[m] !== undefined);
