@@ -12,6 +12,7 @@ import { RoleDocument } from '../permissions/roles.js';
 import { withSystemFields } from './system-fields.js';
 import { fieldTemplateOf, templateFields } from './field-template.js';
 import { FIELD_TYPES } from './field-types.js';
+import { PackNextRule, packNextRuleProblems } from '../whatsnext/pack-rules.js';
 
 /**
  * A metadata pack (docs/metadata.md): a named set of entity definitions with the metadata objects
@@ -51,6 +52,8 @@ export const Pack = t.intersection(
       apps: t.array(App),
       roles: t.array(PackRole),
       translations: PackTranslations,
+      /** What's Next rules the organization starts with (inu_nextrule records; docs/whats-next.md) */
+      nextRules: t.array(PackNextRule),
     }),
   ],
   'Pack',
@@ -244,6 +247,7 @@ export const loadPack = (raw: unknown, source = 'pack', base: readonly Pack[] = 
   const problems = [
     ...entities.flatMap((e) => e.properties.flatMap((p) => propertyProblems(set.right, e, p))),
     ...(pack.views ?? []).flatMap((v) => viewProblems(set.right, v, viewNames)),
+    ...(pack.nextRules ?? []).flatMap((r) => packNextRuleProblems(set.right, r)),
   ];
   const names = (pack.views ?? []).map((v) => `${v.kind}:${v.objectname ?? ''}:${v.appid ?? ''}:${v.name}`);
   const twice = names.filter((n, i) => names.indexOf(n) !== i);

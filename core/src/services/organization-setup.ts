@@ -10,6 +10,8 @@ import type { PasswordHasher } from '../ports/password-hasher.js';
 import { systemCaller, type RecordStore } from '../ports/record-store.js';
 import { looksLikeEmail, normalizeEmail, normalizeOrganizationName, passwordProblem } from '../auth/sign-in-rules.js';
 import { ROLE_ENTITY, TEAM_ENTITY, USER_ROLE_LINK, USER_TEAM_LINK } from './caller.js';
+import { NEXT_RULE_ENTITY } from '../whatsnext/next-rule.js';
+import { nextRuleRecordOf } from '../whatsnext/pack-rules.js';
 
 export const APP_ENTITY = 'inu_app';
 export const VIEW_ENTITY = 'inu_view';
@@ -97,7 +99,7 @@ export const addUser = async (
   return right(id);
 };
 
-/** Writes a pack's starting rows: currencies, apps, metadata objects (views, forms, menus), roles and translations. */
+/** Writes a pack's starting rows: currencies, apps, metadata objects (views, forms, menus), roles, What's Next rules and translations. */
 export const seedPack = async (store: RecordStore, pack: Pack): Promise<void> => {
   const sys = systemCaller();
   for (const c of pack.currencies ?? []) await must(store.create(sys, CURRENCY_ENTITY_NAME, { ...c, formatstring: c.formatstring ?? null } as EntityRecord), 'currency');
@@ -111,6 +113,7 @@ export const seedPack = async (store: RecordStore, pack: Pack): Promise<void> =>
   }
   for (const r of pack.roles ?? [])
     await must(store.create(sys, ROLE_ENTITY, { name: r.name, body: JSON.stringify(r.permissions), appid: appRef(r.appid) }), `role ${r.name}`);
+  for (const r of pack.nextRules ?? []) await must(store.create(sys, NEXT_RULE_ENTITY, nextRuleRecordOf(r)), `next rule ${r.name}`);
   for (const [lang, texts] of Object.entries(pack.translations ?? {}))
     for (const [name, text] of Object.entries(texts)) await must(store.create(sys, LOCALIZE_ENTITY, { name, lang, text }), `translation ${lang} ${name}`);
 };
