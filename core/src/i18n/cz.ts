@@ -133,6 +133,12 @@ export const cz: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   MsgChartHint: 'Kliknutím na sloupec vyfiltrujete seznam.',
   MsgChartPicked: 'Seznam je filtrován podle {label}',
   LblChartEmptyValue: '(prázdné)',
+  // Nástěnky (spec 000 sekce 2 a 8; issue 13 sekce 4)
+  LblUnsupported: 'Nepodporováno',
+  MsgDashboardInvalid: 'Tuto nástěnku nelze zobrazit: {message}',
+  MsgDashboardEmpty: 'Tato nástěnka zatím nemá žádné objekty.',
+  MsgDashboardPartFailed: 'Tuto část se nepodařilo načíst.',
+  LblGaugeOf: '{first} z {second}',
   LblSelectAll: 'Vybrat všechny řádky',
   LblSelectRow: 'Vybrat řádek',
   LblFilters: 'Filtry',

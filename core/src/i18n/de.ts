@@ -127,6 +127,12 @@ export const de: Record<MessageKey, Message<OneOtherPluralCategory>> = {
   MsgChartHint: 'Klicken Sie auf einen Balken, um die Liste zu filtern.',
   MsgChartPicked: 'Liste gefiltert nach {label}',
   LblChartEmptyValue: '(leer)',
+  // Dashboards (Spezifikation 000 Abschnitte 2 und 8; Issue 13 Abschnitt 4)
+  LblUnsupported: 'Nicht unterstützt',
+  MsgDashboardInvalid: 'Dieses Dashboard kann nicht angezeigt werden: {message}',
+  MsgDashboardEmpty: 'Dieses Dashboard enthält noch keine Objekte.',
+  MsgDashboardPartFailed: 'Dieser Teil konnte nicht geladen werden.',
+  LblGaugeOf: '{first} von {second}',
   LblSelectAll: 'Alle Zeilen auswählen',
   LblSelectRow: 'Zeile auswählen',
   LblFilters: 'Filter',

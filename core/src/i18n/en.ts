@@ -131,6 +131,12 @@ export const en = {
   MsgChartHint: 'Click a bar to filter the list.',
   MsgChartPicked: 'List filtered by {label}',
   LblChartEmptyValue: '(empty)',
+  // Dashboards (spec 000 sections 2 and 8; issue 13 section 4)
+  LblUnsupported: 'Unsupported',
+  MsgDashboardInvalid: 'This dashboard cannot be shown: {message}',
+  MsgDashboardEmpty: 'This dashboard has no objects yet.',
+  MsgDashboardPartFailed: 'This part could not be loaded.',
+  LblGaugeOf: '{first} of {second}',
   LblSelectAll: 'Select all rows',
   LblSelectRow: 'Select row',
   LblFilters: 'Filters',

@@ -133,6 +133,12 @@ export const sk: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   MsgChartHint: 'Kliknutím na stĺpec vyfiltrujete zoznam.',
   MsgChartPicked: 'Zoznam je filtrovaný podľa {label}',
   LblChartEmptyValue: '(prázdne)',
+  // Nástenky (spec 000 sekcie 2 a 8; issue 13 sekcia 4)
+  LblUnsupported: 'Nepodporované',
+  MsgDashboardInvalid: 'Túto nástenku nie je možné zobraziť: {message}',
+  MsgDashboardEmpty: 'Táto nástenka zatiaľ nemá žiadne objekty.',
+  MsgDashboardPartFailed: 'Túto časť sa nepodarilo načítať.',
+  LblGaugeOf: '{first} z {second}',
   LblSelectAll: 'Vybrať všetky riadky',
   LblSelectRow: 'Vybrať riadok',
   LblFilters: 'Filtre',
