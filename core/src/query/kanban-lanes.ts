@@ -1,5 +1,5 @@
 import { left, right, type Either } from 'fp-ts/lib/Either.js';
-import { hasFlag, primaryKeyOf, type Entity, type EntityRecord, type FieldValue, type Property } from '../metadata/entity.js';
+import { hasFlag, primaryKeyOf, type Entity, type EntityRecord, type Property } from '../metadata/entity.js';
 import { optionsOf } from '../metadata/field-values.js';
 import { canAccess, customOwnerFields, ownerFieldOf } from '../permissions/access.js';
 import type { Caller } from '../permissions/types.js';
@@ -66,7 +66,7 @@ export const optionLanes = (field: Property): Lane[] =>
   }));
 
 /** The number of a lane value as the answer carries it (the wire gives numbers; text is tolerated). */
-const numberOf = (v: unknown): number | null => {
+export const laneNumber = (v: unknown): number | null => {
   if (typeof v === 'number' && Number.isFinite(v)) return v;
   if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
   return null;
@@ -111,7 +111,7 @@ export const laneCountRequest = (list: FetchRequest, entity: Entity, field: stri
 export const countedLanes = (field: Property, answer: readonly EntityRecord[]): CountedLane[] => {
   const counts = new Map<string, { value: number | null; count: number }>();
   for (const r of answer) {
-    const value = numberOf(r[field.logicalName]);
+    const value = laneNumber(r[field.logicalName]);
     const key = laneKey(value);
     const n = Number(r[LANE_COUNT_KEY] ?? 0) || 0;
     const prev = counts.get(key);
@@ -133,6 +133,25 @@ export const countedLanes = (field: Property, answer: readonly EntityRecord[]): 
 export const laneCondition = (field: string, value: number | null): Condition =>
   value === null ? { attribute: field, operator: 'null' } : { attribute: field, operator: 'eq', value };
 
+/** The list's attributes plus the key, the version, the lane field and `extra` (all of them when the list reads all). */
+const cardAttributes = (list: FetchRequest, entity: Entity, field: string, extra: readonly string[]) => {
+  const q = list.entity;
+  if (q.allattrs === true || q.attributes === undefined) return q.attributes;
+  const pk = primaryKeyOf(entity);
+  const known = new Set(entity.properties.map((p) => p.logicalName));
+  const wanted = [...new Set([pk, 'versionnumber', field, ...extra])].filter(
+    (a) => (known.has(a) || a === pk) && !q.attributes?.some((x) => x.attribute === a && x.alias === undefined),
+  );
+  return [...q.attributes, ...wanted.map((attribute) => ({ attribute }))];
+};
+
+/** The list's fetch narrowed by a filter, reading the card attributes. */
+const narrowed = (list: FetchRequest, entity: Entity, field: string, extra: readonly string[], by: Filter): FetchRequest => {
+  const q = list.entity;
+  const attributes = cardAttributes(list, entity, field, extra);
+  return { ...list, entity: { ...q, ...(attributes ? { attributes } : {}), filter: q.filter ? { type: 'and', filters: [q.filter, by] } : by } };
+};
+
 /**
  * A page of one lane's cards: the list's fetch (its filter, order and columns) narrowed to the lane,
  * also reading the field and `extra` (what the permission check of a move needs: owner, team).
@@ -144,27 +163,20 @@ export const laneCardsRequest = (
   value: number | null,
   page: { page: number; pageSize: number },
   extra: readonly string[] = [],
-): FetchRequest => {
-  const q = list.entity;
-  const lane: Filter = { type: 'and', conditions: [laneCondition(field, value)] };
-  const known = new Set(entity.properties.map((p) => p.logicalName));
-  const attributes =
-    q.allattrs === true || q.attributes === undefined
-      ? q.attributes
-      : [
-          ...q.attributes,
-          ...[...new Set([primaryKeyOf(entity), 'versionnumber', field, ...extra])]
-            .filter((a) => (known.has(a) || a === primaryKeyOf(entity)) && !q.attributes?.some((x) => x.attribute === a && x.alias === undefined))
-            .map((attribute) => ({ attribute })),
-        ];
-  return {
-    ...list,
-    entity: { ...q, ...(attributes ? { attributes } : {}), filter: q.filter ? { type: 'and', filters: [q.filter, lane] } : lane },
-    page: page.page,
-    pageSize: page.pageSize,
-    count: false,
-  };
-};
+): FetchRequest => ({
+  ...narrowed(list, entity, field, extra, { type: 'and', conditions: [laneCondition(field, value)] }),
+  page: page.page,
+  pageSize: page.pageSize,
+  count: false,
+});
+
+/** One card as the board shows it, read again after a move (its new version) or a failed one (the server's record), if the list still holds it. */
+export const cardRequest = (list: FetchRequest, entity: Entity, field: string, id: string, extra: readonly string[] = []): FetchRequest => ({
+  ...narrowed(list, entity, field, extra, { type: 'and', conditions: [{ attribute: primaryKeyOf(entity), operator: 'eq', value: id }] }),
+  page: 1,
+  pageSize: 1,
+  count: false,
+});
 
 /**
  * Spec 001 section 2 with spec 000 section 6: a user may drag a card when they may update that
@@ -223,5 +235,5 @@ export const moveCard = <L extends BoardLane>(
 export const restoreCard = <L extends BoardLane>(lanes: readonly L[], id: string, origin: CardOrigin): L[] =>
   moveCard(lanes, id, origin.key, () => origin.card, origin.index)?.lanes ?? [...lanes];
 
-/** The value a lane sets on a card's field (spec 001 section 2: dragging sets the field to the lane value). */
-export const laneValueOf = (lanes: readonly Lane[], key: string): FieldValue | undefined => lanes.find((l) => l.key === key)?.value;
+/** The key of the lane a card belongs in: its field's value. */
+export const laneKeyOf = (card: EntityRecord, field: string): string => laneKey(laneNumber(card[field]));

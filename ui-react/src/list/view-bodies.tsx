@@ -19,6 +19,7 @@ export type ViewBodyProps = {
  */
 export const VIEW_BODIES: Partial<Record<ViewModeName, LazyExoticComponent<ComponentType<ViewBodyProps>>>> = {
   chart: lazy(() => import('../chart/chart-view.js')),
+  kanban: lazy(() => import('../kanban/kanban-board.js')),
 };
 
 /** The modes a switcher offers: the view's modes that have a body (the table always does). */
