@@ -60,6 +60,7 @@ const router = createBrowserRouter([
           { path: 'edit/:name/:id/:form', element: later(() => import('./form/record-form.js'), 'RecordFormRoute') },
           { path: 'n/:uniqueName', element: <MenuByName /> },
           { path: 'cache', element: later(() => import('./admin/session-list.js'), 'SessionListPage') },
+          { path: 'export', element: later(() => import('./export/export-page.js'), 'ExportPage') },
           // Spec routes whose screens are not built yet say so, rather than 'Page not found'.
           ...COMING_PAGE_PATHS.map((path) => ({ path, element: <NotBuiltPage /> })),
           { path: '*', element: <NotFoundPage /> },

@@ -8,15 +8,15 @@ describe('pages not built yet (issue 23 item 4)', () => {
     expect(comingPageOf('customizelocalization')).toBe('localize');
     expect(comingPageOf('whatsnext')).toBe('whatsnext');
     expect(comingPageOf('import')).toBe('import');
-    expect(comingPageOf('export?x=1')).toBe('export');
+    expect(isWorkingRoute('export?x=1')).toBe(true);
     expect(comingPageOf('dashboard/sales')).toBe('dashboard');
     expect(comingPageOf('custom/42')).toBe('custom');
     for (const working of ['list/account', 'list/import', 'edit/account/0', 'cache', 'n/accounts', 'list/inu_view?view=x']) expect(isWorkingRoute(working), working).toBe(true);
-    expect(COMING_PAGE_PATHS).toEqual(['customizemetadata', 'customizelocalization', 'whatsnext', 'import', 'export', 'dashboard/:name', 'custom/:id']);
+    expect(COMING_PAGE_PATHS).toEqual(['customizemetadata', 'customizelocalization', 'whatsnext', 'import', 'dashboard/:name', 'custom/:id']);
   });
 
   it('names what each page will hold, and no longer claims that everything else works', () => {
-    const pages: ComingPage[] = ['metadata', 'localize', 'whatsnext', 'import', 'export', 'dashboard', 'custom'];
+    const pages: ComingPage[] = ['metadata', 'localize', 'whatsnext', 'import', 'dashboard', 'custom'];
     for (const p of pages) {
       const { title, text } = comingPageTexts(p);
       expect(translate('en', title).length, p).toBeGreaterThan(0);
