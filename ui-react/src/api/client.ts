@@ -15,6 +15,8 @@ import {
   type SessionEntry as SessionEntryShape,
   type SurveyPageAnswer,
   type UserContext,
+  type WhatsNextAnswer,
+  type WhatsNextRequest,
   type WriteItem,
 } from '@tessera/core/internal';
 
@@ -133,11 +135,12 @@ export class ApiClient {
    * A data call of the route table: JSON in; the answer decoded with the call's answer codec
    * (JSON), or its text. A non-2xx answer throws ServerError, an answer off the contract AnswerMismatch.
    */
-  private async call<I, A>(contract: CallContract<I, A>, body?: I, path: string = contract.path): Promise<A> {
+  private async call<I, A>(contract: CallContract<I, A>, body?: I, path: string = contract.path, signal?: AbortSignal): Promise<A> {
     const res = await this.send(path, {
       method: contract.method,
       headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
     });
     const text = await res.text();
     if (!res.ok) throw new ServerError(res.status, res.statusText, text);
@@ -278,6 +281,11 @@ export class ApiClient {
   async update(operation: 'create' | 'update' | 'delete', name: string, object: EntityRecord): Promise<string> {
     const text = await this.call(API.update, { operation, name, object });
     return text.trim().replace(/^"|"$/g, '');
+  }
+
+  /** POST /api/whatsnext: a page of the What's Next list; `signal` cancels the load (a filter changed meanwhile). */
+  whatsNext(request: WhatsNextRequest, signal?: AbortSignal): Promise<WhatsNextAnswer> {
+    return this.call(API.whatsNext, request, API.whatsNext.path, signal);
   }
 
   /** GET /api/cache_debug: the organization's sessions (administrators only). */
