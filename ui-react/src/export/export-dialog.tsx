@@ -9,7 +9,8 @@ import { session } from '../state/session.js';
 import { alertDialog, toast } from '../ui/dialogs.js';
 import { Icon } from '../ui/icons.js';
 import { Modal } from '../ui/modal.js';
-import { exportModel, type ExportModel, type ExportTarget, type QueryProblem } from './export-model.js';
+import type { Entity, FetchRequest } from '../core.js';
+import { exportModel, exportQueryOf, type ExportModel, type ExportTarget, type QueryProblem } from './export-model.js';
 
 /**
  * The Export dialog (spec 002 section 2: titled Export, with a download command): Export Records
@@ -196,3 +197,7 @@ export const openExportDialog = (target: ExportTarget, api: ApiClient = apiClien
     </ApiContext.Provider>,
   );
 };
+
+/** A list's Export command: the dialog on the list's current query (its view's columns) and its selected rows. */
+export const openListExportDialog = (o: { entity: Entity; request: FetchRequest; columns: readonly string[]; selectedIds: readonly string[] }, api?: ApiClient): void =>
+  openExportDialog({ entity: o.entity, query: exportQueryOf(o.entity, o.request, o.columns), selectedIds: o.selectedIds }, api);
