@@ -146,10 +146,12 @@ export const listModel = ({
    * size, or why it returns nothing. Kanban lanes and charts derive their aggregate queries from it,
    * so every view mode shows the same records.
    */
-  const currentRequest = (options: { withoutPick?: boolean } = {}): { _tag: 'Fetch'; request: FetchRequest } | { _tag: 'NoResults' } => {
+  const currentRequest = (options: { withoutPick?: boolean; withoutFiltersOn?: string } = {}): { _tag: 'Fetch'; request: FetchRequest } | { _tag: 'NoResults' } => {
     const v = view.value;
     const e = entity.value;
-    const quick = quickFiltersToFetch(filters.value, selections.value, { reference: now(), timeZone, entity: e, placeholders: { userid: caller().userId } });
+    // A kanban board leaves out the quick filters on its lane field: the lanes are that filter (docs/ui.md "Kanban").
+    const applied = options.withoutFiltersOn === undefined ? filters.value : filters.value.filter((f) => f.propertyName !== options.withoutFiltersOn);
+    const quick = quickFiltersToFetch(applied, selections.value, { reference: now(), timeZone, entity: e, placeholders: { userid: caller().userId } });
     // Spec 001 section 2: a mandatory group without an active filter returns nothing.
     if (isLeft(quick) || quick.right._tag === 'NoResults') return { _tag: 'NoResults' };
     const request = listRequest(e, v, { search: searchFilter(e, search.value), order: order.value, pageSize: pageSize.value });
