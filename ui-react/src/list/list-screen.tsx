@@ -2,11 +2,10 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { Suspense, useEffect, useMemo, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { isRight } from 'fp-ts/lib/Either.js';
-import type { Entity, EntityRecord, FieldValue, MessageKey, QuickFilter as QuickFilterT, ViewModeName } from '../core.js';
-import { checkPermissionString, csvCell, neutralizeFormula, QuickFilter, visibleQuickFilters } from '../core.js';
+import type { Entity, MessageKey, QuickFilter as QuickFilterT, ViewModeName } from '../core.js';
+import { checkPermissionString, QuickFilter, visibleQuickFilters } from '../core.js';
 import { useApi } from '../api/context.js';
 import { useT } from '../i18n.js';
-import { formatValue } from '../format.js';
 import { caller, entityOf, guiObjects, parsedBody, session } from '../state/session.js';
 import { session as sessionStore } from '../state/storage.js';
 import { objectChangedEvent } from '../state/realtime.js';
@@ -180,18 +179,11 @@ const ListHead = ({ model, appParam }: { model: ListModel; appParam: string }) =
     else if (r.errors.length) await alertDialog(r.errors.join('\n'), t('CmdOk'));
   };
 
-  /** Export writes the rows shown as CSV (';', UTF-8 with BOM, formula cells neutralized). */
-  const exportCsv = () => {
-    const props = new Map(entity.properties.map((p) => [p.logicalName, p]));
-    const cols = model.columns.value;
-    const head = cols.map((c) => csvCell(c.label ?? props.get(c.name)?.displayName ?? c.name, ';'));
-    const lines = (rows ?? []).map((r: EntityRecord) => cols.map((c) => csvCell(neutralizeFormula(formatValue(props.get(c.name), r[c.name] as FieldValue, r)), ';')).join(';'));
-    const blob = new Blob(['\ufeff' + [head.join(';'), ...lines].join('\r\n')], { type: 'text/csv;charset=utf-8' });
-    const a = document.createElement('a');
-    a.href = URL.createObjectURL(blob);
-    a.download = `${entity.displayNamePlural}.csv`;
-    a.click();
-    URL.revokeObjectURL(a.href);
+  /** Export opens the Export dialog on the list's query and selection (issue 17; the dialog loads when first used). */
+  const openExport = () => {
+    const current = model.currentRequest();
+    if (current._tag !== 'Fetch') return;
+    void import('../export/export-dialog.js').then((m) => m.openListExportDialog({ entity, request: current.request, columns: model.columns.value.map((c) => c.name), selectedIds: [...selected] }));
   };
 
   return (
@@ -224,7 +216,7 @@ const ListHead = ({ model, appParam }: { model: ListModel; appParam: string }) =
           </button>
         )}
         {model.canExport.value && (
-          <button type="button" className="btn btn-plain" onClick={exportCsv} disabled={!rows?.length}>
+          <button type="button" className="btn btn-plain" onClick={openExport} disabled={!rows?.length}>
             <Icon name="export" /> {t('CmdExport')}
           </button>
         )}
