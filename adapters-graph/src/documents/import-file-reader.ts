@@ -148,7 +148,9 @@ export async function* csvImportEvents(input: Bytes): AsyncIterable<ImportFileEv
   for (;;) {
     const text = decodeHead();
     const blank = text.replace(/^\uFEFF/, '').trim() === '';
-    if (!blank && (/[\r\n]/.test(text) || head.length >= HEAD_CHARS)) break;
+    // A first line ending in \r may be a \r\n cut between chunks: its \n read as the body's first
+    // character would make csv-parse take \n as the record delimiter (cells ending in \r).
+    if (!blank && (/\n|\r[^]/.test(text) || head.length >= HEAD_CHARS)) break;
     const n = await chunks.next();
     if (n.done) {
       if (blank) {

@@ -60,6 +60,10 @@ const addCell = (b: RowBuilder, binding: ColumnBinding, raw: unknown, column: st
   switch (c.tag) {
     case 'value':
       row.values[p.logicalName] = c.value;
+      // Spec 002 section 5 cuts a text to the field's max length; the preview says so (issue 17).
+      if (typeof raw === 'string' && typeof c.value === 'string' && p.type === 'String' && p.max !== undefined && c.value.length === p.max && raw.length > p.max) {
+        row.notes.push({ line: row.line, column, message: `the text of ${raw.length} characters was cut to ${p.max}` });
+      }
       return;
     case 'resolve': {
       const target = p.targets?.[0];

@@ -7,7 +7,7 @@ import { systemCaller, type RecordStore } from '../ports/record-store.js';
 import type { FetchRequest } from '../query/query.js';
 import { InMemoryRecordStore } from '../store/in-memory-record-store.js';
 import type { ImportFileEvent } from './import-rows.js';
-import { previewImport, runImport, type ImportSettings, type ImportSource, type RowSpool } from './import-run.js';
+import { previewImport, runImport, writeImport, type ImportSettings, type ImportSource, type RowSpool } from './import-run.js';
 import type { ImportRow } from './import-rows.js';
 
 const right = <A>(e: Either<unknown, A>): A => {
@@ -220,5 +220,47 @@ describe('issue 7 section 4: nothing half-written', () => {
       }),
       { numRuns: 25 },
     );
+  });
+});
+
+describe('issue 17: the web client previews, asks, then writes in batches it may stop', () => {
+  it('writeImport after previewImport writes the checked rows in batches of its own size, reporting each', async () => {
+    const { logged, writes, all } = storeWithLog();
+    const rows = Array.from({ length: 250 }, (_, i) => ['name ' + i, String(i)]);
+    const source = csv(['name', 'employees'], rows);
+    const preview = await previewImport(logged, settings({ mode: 'create' }), source);
+    expect(preview.create).toBe(250);
+    expect(writes).toEqual([]); // the preview writes nothing
+    const progress: number[] = [];
+    const out = await writeImport(logged, settings({ mode: 'create' }), preview, source, { batchSize: 100, onProgress: (p) => progress.push(p.rows) });
+    expect(writes).toEqual([100, 100, 50]);
+    expect(progress).toEqual([100, 200, 250]);
+    expect(out.text).toBe('Imported: 250 records');
+    expect(await all()).toHaveLength(250);
+  });
+
+  it('Cancel: stops before the next batch; the batches written stay written and the result says how many rows were not imported', async () => {
+    const { logged, writes, all } = storeWithLog();
+    const rows = Array.from({ length: 250 }, (_, i) => ['name ' + i, String(i)]);
+    const source = csv(['name', 'employees'], rows);
+    let batches = 0;
+    const out = await writeImport(logged, settings({ mode: 'create' }), { rows: 250 }, source, {
+      batchSize: 100,
+      onProgress: () => batches++,
+      shouldStop: () => batches >= 1,
+    });
+    expect(writes).toEqual([100]);
+    expect(out).toMatchObject({ cancelled: true, imported: 100, created: 100 });
+    expect(out.text).toBe('Imported: 100 records\nCancelled: 150 rows were not imported');
+    expect(await all()).toHaveLength(100);
+  });
+
+  it('spec 002 section 5: a text longer than the max is cut, and the preview lists the cut as a note of its line', async () => {
+    const short = right(withSystemFields({ logicalName: 'company', displayName: 'Company', displayNamePlural: 'Companies', properties: [{ logicalName: 'code', displayName: 'Code', type: 'String', max: 3 }] }));
+    const { logged } = storeWithLog();
+    const preview = await previewImport(logged, settings({ entity: short as Entity, mode: 'create' }), csv(['code'], [['ABCDE'], ['XY']]));
+    expect(preview.sample[0].values.code).toBe('ABC');
+    expect(preview.sample[0].notes).toEqual(['Line 2, code: the text of 5 characters was cut to 3']);
+    expect(preview.sample[1].notes).toEqual([]);
   });
 });

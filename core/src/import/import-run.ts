@@ -252,27 +252,64 @@ const importTwice = async (
   source: ImportSource,
   options: { confirm?: (preview: ImportPreview) => Promise<boolean>; onProgress?: (p: ImportProgress) => void; spool?: RowSpool },
 ): Promise<ImportOutcome> => {
-  const text = settings.text ?? englishImportText;
   const preview = await previewImport(store, settings, source, { sampleSize: 0, onProgress: options.onProgress, spool: options.spool });
-  const outcome = (o: Omit<ImportOutcome, 'text' | 'imported'>): ImportOutcome => {
-    const imported = o.created + o.updated;
-    const lines = o.fatal !== undefined ? [o.fatal, ...o.errorLines] : o.errorLines;
-    return { ...o, imported, text: importResultText(imported, lines, o.errors + (o.fatal !== undefined ? 1 : 0), text) };
-  };
   if (preview.fatal !== undefined) {
-    return outcome({ created: 0, updated: 0, skipped: 0, errors: preview.errors, errorLines: preview.errorLines, notes: preview.notes, fatal: preview.fatal });
+    return importOutcome(settings, { created: 0, updated: 0, skipped: 0, errors: preview.errors, errorLines: preview.errorLines, notes: preview.notes, fatal: preview.fatal });
   }
   if (options.confirm !== undefined && !(await options.confirm(preview))) {
-    return { ...outcome({ created: 0, updated: 0, skipped: 0, errors: 0, errorLines: [], notes: [] }), cancelled: true };
+    return { ...importOutcome(settings, { created: 0, updated: 0, skipped: 0, errors: 0, errorLines: [], notes: [] }), cancelled: true };
   }
+  return writeImport(store, settings, preview, source, options);
+};
+
+/** The outcome with its counts and its result text ('Imported: {n} records', ...). */
+const importOutcome = (settings: ImportSettings, o: Omit<ImportOutcome, 'text' | 'imported'>, notProcessed?: number): ImportOutcome => {
+  const imported = o.created + o.updated;
+  const lines = o.fatal !== undefined ? [o.fatal, ...o.errorLines] : o.errorLines;
+  const text = importResultText(imported, lines, o.errors + (o.fatal !== undefined ? 1 : 0), settings.text ?? englishImportText, notProcessed);
+  return { ...o, imported, text };
+};
+
+export type WriteImportOptions = {
+  onProgress?: (p: ImportProgress) => void;
+  /** Pass 1's rows; without it the source is read again. */
+  spool?: RowSpool;
+  /** Rows per atomic batch of this pass (default settings.writeBatchSize, else DEFAULT_WRITE_BATCH). */
+  batchSize?: number;
+  /**
+   * Asked before each batch: true stops the import there (issue 17's Cancel). The batches
+   * already written stay written; the outcome is `cancelled` and its text says how many rows
+   * were not processed.
+   */
+  shouldStop?: () => boolean;
+};
+
+/**
+ * Pass 2 of an import whose preview found the file readable: reads the rows again in batches
+ * (from the spool, else the source), marks them again against the store as it is now, leaves out
+ * rows with errors and writes the others, each batch atomically. `preview.rows` is the progress total.
+ * A host that asks its own confirmation (the web client) calls previewImport, then this.
+ */
+export const writeImport = async (
+  store: ImportStore,
+  settings: ImportSettings,
+  preview: Pick<ImportCounts, 'rows'>,
+  source: ImportSource,
+  options: WriteImportOptions = {},
+): Promise<ImportOutcome> => {
   const reader = new RowReader(settings.entity, { restoreFormulas: settings.restoreFormulas });
   const errors = new IssueList();
   const notes = new IssueList();
   const seen = newMatchMemory();
   const done = { created: 0, updated: 0, skipped: 0, rows: 0 };
   let fatal: string | undefined;
-  const size = settings.writeBatchSize ?? DEFAULT_WRITE_BATCH;
+  let stopped = false;
+  const size = options.batchSize ?? settings.writeBatchSize ?? DEFAULT_WRITE_BATCH;
   const writeRows = async (rows: ImportRow[]): Promise<boolean> => {
+    if (options.shouldStop?.() === true) {
+      stopped = true;
+      return false;
+    }
     if (options.spool === undefined) await resolveLookups(store, settings.caller, rows);
     const marked = await markRows(store, settings.caller, settings.entity, settings.mode, settings.matchField, rows, seen);
     if (isLeft(marked)) {
@@ -301,13 +338,18 @@ const importTwice = async (
   else {
     for await (const rows of options.spool.batches(size)) if (!(await writeRows(rows))) break;
   }
-  return outcome({
-    created: done.created,
-    updated: done.updated,
-    skipped: done.skipped,
-    errors: errors.count,
-    errorLines: errors.listed(),
-    notes: notes.listed(),
-    ...(fatal === undefined ? {} : { fatal }),
-  });
+  const outcome = importOutcome(
+    settings,
+    {
+      created: done.created,
+      updated: done.updated,
+      skipped: done.skipped,
+      errors: errors.count,
+      errorLines: errors.listed(),
+      notes: notes.listed(),
+      ...(fatal === undefined ? {} : { fatal }),
+    },
+    stopped ? Math.max(0, preview.rows - done.rows) : undefined,
+  );
+  return stopped ? { ...outcome, cancelled: true } : outcome;
 };

@@ -1,6 +1,7 @@
 export * from './texts.js';
 export * from './uuid.js';
 export * from './csv-preamble.js';
+export * from './csv-reader.js';
 export * from './coerce.js';
 export * from './header-map.js';
 export * from './json-array-reader.js';

@@ -5,7 +5,7 @@ import { translate, type Language } from '../i18n/catalogue.js';
  * place they are defined; English quotes the specification exactly. `importTextIn` gives them
  * in a catalogue language, `englishImportText` is the default.
  */
-export const IMPORT_TEXT_KEYS = ['MsgImportConfirm', 'MsgImported', 'MsgImportErrors'] as const;
+export const IMPORT_TEXT_KEYS = ['MsgImportConfirm', 'MsgImported', 'MsgImportErrors', 'MsgImportCancelled'] as const;
 export type ImportTextKey = (typeof IMPORT_TEXT_KEYS)[number];
 export type ImportTextLookup = (key: ImportTextKey, params: Record<string, string | number>) => string;
 
@@ -32,8 +32,11 @@ export const importResultText = (
   errorLines: readonly string[],
   errorCount: number = errorLines.length,
   text: ImportTextLookup = englishImportText,
+  /** Rows left unprocessed by a cancel mid-way (issue 17): said after the count of imported records. */
+  notProcessed?: number,
 ): string =>
   [
     text('MsgImported', { n: imported }),
+    ...(notProcessed === undefined ? [] : [text('MsgImportCancelled', { n: notProcessed })]),
     ...(errorCount > 0 ? [text('MsgImportErrors', { count: errorCount }), ...errorLines] : []),
   ].join('\n');
