@@ -1,6 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useT } from '../i18n.js';
 import { Icon } from '../ui/icons.js';
+import { SystemUserCommands } from '../admin/system-user-commands.js';
 import type { RecordFormModel } from './record-form-model.js';
 
 /** The form's command bar: Save, Save and Close, Create a copy, Undo delete, Delete, as the model permits. */
@@ -51,6 +52,7 @@ export const CommandBar = ({
           <Icon name="trash" /> {t('CmdDelete')}
         </button>
       )}
+      <SystemUserCommands model={model} />
     </div>
   );
 };

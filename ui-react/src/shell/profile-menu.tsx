@@ -6,6 +6,7 @@ import { LANGUAGE_NAMES, language, offeredLanguages, setLanguage, useT } from '.
 import { clearSessionCache, session } from '../state/session.js';
 import { setTheme, theme, type Theme } from '../state/theme.js';
 import { Icon } from '../ui/icons.js';
+import { openChangePasswordDialog } from '../admin/change-password-dialog.js';
 import { usePopover } from './use-popover.js';
 
 /** The profile menu: who is signed in, theme, language, Edit profile, Reload, Logout. */
@@ -72,6 +73,16 @@ export const ProfileMenu = () => {
               }}
             >
               <Icon name="user" /> {t('CmdEditProfile')}
+            </button>
+            <button
+              type="button"
+              className="menu-row"
+              onClick={() => {
+                setOpen(false);
+                openChangePasswordDialog({ userId: u.id, askOld: true }, api);
+              }}
+            >
+              <Icon name="settings" /> {t('CmdChangePasswordDialog')}
             </button>
             <button type="button" className="menu-row" onClick={() => location.reload()}>
               <Icon name="reload" /> {t('CmdReload')}
