@@ -61,6 +61,7 @@ const router = createBrowserRouter([
           { path: 'n/:uniqueName', element: <MenuByName /> },
           { path: 'cache', element: later(() => import('./admin/session-list.js'), 'SessionListPage') },
           { path: 'export', element: later(() => import('./export/export-page.js'), 'ExportPage') },
+          { path: 'dashboard/:name', element: later(() => import('./dashboard/dashboard-screen.js'), 'DashboardRoute') },
           // Spec routes whose screens are not built yet say so, rather than 'Page not found'.
           ...COMING_PAGE_PATHS.map((path) => ({ path, element: <NotBuiltPage /> })),
           { path: '*', element: <NotFoundPage /> },

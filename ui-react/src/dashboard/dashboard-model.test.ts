@@ -108,7 +108,7 @@ const setup = async (dashboard: Dashboard = sales, memory = memoryOf()) => {
     memory,
     now: () => new Date('2026-11-24T10:00:00Z'),
     timeZone: 'Europe/Bratislava',
-    onFailed: (m) => failures.push(m),
+    onFailed: (f) => failures.push(f.map((x) => x.message)),
   });
   stops.push(model.start());
   await settled();

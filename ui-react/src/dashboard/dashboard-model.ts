@@ -39,8 +39,8 @@ export type DashboardModelOptions = {
   memory?: DashboardMemory;
   now?: () => Date;
   timeZone?: string;
-  /** the messages of the queries that failed in one load (each once) */
-  onFailed?: (messages: string[]) => void;
+  /** the queries that failed in one load: each message once, with the first error that said it */
+  onFailed?: (failures: Array<{ message: string; error: unknown }>) => void;
 };
 
 export type DashboardModel = ReturnType<typeof dashboardModel>;
@@ -114,8 +114,8 @@ export const dashboardModel = ({
     states.value = { ...states.value, [objectName]: s };
   };
 
-  /** Runs one object's plan; answers the failure message, if it failed. */
-  const run = async (o: DashboardObject, q: Plan, n: number): Promise<string | null> => {
+  /** Runs one object's plan; answers its failure, if it failed. */
+  const run = async (o: DashboardObject, q: Plan, n: number): Promise<{ message: string; error: unknown } | null> => {
     const mine = () => perObject.get(o.name) === n;
     try {
       if (isLeft(q)) throw new Error(q.left.message);
@@ -150,8 +150,9 @@ export const dashboardModel = ({
       }
     } catch (e) {
       const message = messageOf(e);
-      if (mine()) setState(o.name, { _tag: 'Failed', message });
-      return mine() ? message : null;
+      if (!mine()) return null;
+      setState(o.name, { _tag: 'Failed', message });
+      return { message, error: e };
     }
   };
 
@@ -177,8 +178,9 @@ export const dashboardModel = ({
       todo.push({ o, q, n });
     }
     if (Object.keys(loading).length > 0) states.value = { ...states.value, ...loading };
-    const messages = (await Promise.all(todo.map(({ o, q, n }) => run(o, q, n)))).filter((m): m is string => m !== null);
-    if (messages.length > 0) onFailed?.([...new Set(messages)]);
+    const failures = (await Promise.all(todo.map(({ o, q, n }) => run(o, q, n)))).filter((f) => f !== null);
+    const once = [...new Map(failures.map((f) => [f.message, f])).values()];
+    if (once.length > 0) onFailed?.(once);
   };
 
   /** Follows the selections and the metadata: loads what changed. Answers the stop function. */

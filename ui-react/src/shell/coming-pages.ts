@@ -5,21 +5,20 @@ import type { MessageKey } from '@tessera/core/internal';
  * may point at them: the menu marks such items, the app never lands on them, and the route says
  * what the screen will hold (issue 23 item 4). When a screen is built, remove its row here.
  */
-export type ComingPage = 'metadata' | 'localize' | 'whatsnext' | 'import' | 'dashboard' | 'custom';
+export type ComingPage = 'metadata' | 'localize' | 'whatsnext' | 'import' | 'custom';
 
 const COMING: ReadonlyArray<{ page: ComingPage; path: string; match: RegExp; title: MessageKey; text: MessageKey }> = [
   { page: 'metadata', path: 'customizemetadata', match: /^customizemetadata$/, title: 'MenuMetadata', text: 'ComingMetadata' },
   { page: 'localize', path: 'customizelocalization', match: /^customizelocalization$/, title: 'MenuLocalize', text: 'ComingLocalize' },
   { page: 'whatsnext', path: 'whatsnext', match: /^whatsnext$/, title: 'ComingWhatsNextTitle', text: 'ComingWhatsNext' },
   { page: 'import', path: 'import', match: /^import$/, title: 'MenuImport', text: 'ComingImport' },
-  { page: 'dashboard', path: 'dashboard/:name', match: /^dashboard\/[^/]+$/, title: 'ComingDashboardTitle', text: 'ComingDashboard' },
   { page: 'custom', path: 'custom/:id', match: /^custom\/[^/]+$/, title: 'ComingCustomTitle', text: 'ComingCustom' },
 ];
 
 /** The router paths (under /{appid}/) drawn by the placeholder page. */
 export const COMING_PAGE_PATHS: readonly string[] = COMING.map((c) => c.path);
 
-/** A route of an app (`list/account`, `import`, `dashboard/sales?x=1`) without its query. */
+/** A route of an app (`list/account`, `import`, `custom/42?x=1`) without its query. */
 const pathOf = (to: string): string => to.split(/[?#]/)[0].replace(/^\/+|\/+$/g, '');
 
 /** The not-yet-built page a route of an app opens, if it is one. */

@@ -1,0 +1,143 @@
+import { Link } from 'react-router';
+import type { DashboardFilter, DateRangeOption, EntityRecord, FieldValue, MessageKey, Property, QuickFilter, QuickFilterSelection } from '../core.js';
+import { DATE_RANGE_OPTIONS, isQuantity } from '../core.js';
+import { formatValue, locale, optionsOf } from '../format.js';
+import { useT } from '../i18n.js';
+import { entityOf } from '../state/session.js';
+import { Icon } from '../ui/icons.js';
+import { LookupFilter } from '../list/quick-filters/lookup-filter.js';
+import { OptionsFilter, type ShownOption } from '../list/quick-filters/options-filter.js';
+import type { ObjectState } from './dashboard-model.js';
+
+/** The catalogue key of a date option: `this-year` is DateThisYear. */
+const dateOptionKey = (o: DateRangeOption): MessageKey => `Date${o.split('-').map((w) => w[0].toUpperCase() + w.slice(1)).join('')}` as MessageKey;
+
+/**
+ * A dashboard filter (spec 000 section 2): a date option pulldown, the options of an option set,
+ * or a search picker of a lookup's records, with the quick filters' own controls. Any other field
+ * type shows 'Unsupported' (spec 000 section 8).
+ */
+export const FilterObject = ({ filter: f, value, onChange }: { filter: DashboardFilter; value: QuickFilterSelection; onChange: (v: QuickFilterSelection) => void }) => {
+  const t = useT();
+  const label = f.object.label ?? (f._tag === 'Supported' ? f.property.displayName : f.object.name);
+  const id = `dash-filter-${f.object.name}`;
+  const control = () => {
+    if (f._tag === 'Unsupported') return <span className="dash-unsupported">{t('LblUnsupported')}</span>;
+    const def: QuickFilter = { name: id, type: f.kind, propertyName: f.property.logicalName };
+    switch (f.kind) {
+      case 'date': {
+        const options: ShownOption[] = DATE_RANGE_OPTIONS.map((o) => ({ value: o, label: t(dateOptionKey(o)) }));
+        return <OptionsFilter def={{ ...def, optionsFormat: 'select' }} options={options} value={value} onChange={onChange} label={label} />;
+      }
+      case 'options': {
+        const options: ShownOption[] = optionsOf(f.property).map((o) => ({ value: o.value, label: o.label, ...(o.color ? { color: o.color } : {}) }));
+        return <OptionsFilter def={def} options={options} value={value} onChange={onChange} label={label} />;
+      }
+      case 'lookup':
+        return <LookupFilter id={id} targets={f.property.targets ?? []} value={value} onChange={onChange} label={label} />;
+    }
+  };
+  return (
+    <div className="qf dash-filter">
+      {f._tag === 'Supported' && f.kind === 'lookup' ? (
+        <label className="qf-label" htmlFor={id}>
+          {label}
+        </label>
+      ) : (
+        <span className="qf-label" id={`${id}-label`}>
+          {label}
+        </span>
+      )}
+      {control()}
+    </div>
+  );
+};
+
+/** A figure as people read it: in the aggregated field's format (money, options, decimals), a count as a whole number. */
+export const figureText = (value: number | null, property?: Property): string => {
+  if (value === null) return '–';
+  const own = property ? formatValue(property, value as FieldValue) : '';
+  return own || new Intl.NumberFormat(locale(), { maximumFractionDigits: 2 }).format(value);
+};
+
+export const ObjectLoading = () => (
+  <div className="dash-loading" aria-hidden="true">
+    <span className="skeleton" />
+    <span className="skeleton short" />
+  </div>
+);
+
+/** A part whose query failed: said in place (the alert said the message); the message is kept as the title. */
+export const ObjectFailed = ({ message }: { message: string }) => {
+  const t = useT();
+  return (
+    <p className="dash-failed" title={message}>
+      <Icon name="alert" size={16} /> {t('MsgDashboardPartFailed')}
+    </p>
+  );
+};
+
+/** A number (simplechart type number): the first aggregate of its query. */
+export const NumberObject = ({ value, property }: { value: number | null; property?: Property }) => <p className="dash-number">{figureText(value, property)}</p>;
+
+/** Spec 000 section 9: a gauge shows the percent of the first value over the second; the arc stops at 100 %. */
+export const GaugeObject = ({ state, label }: { state: ObjectState & { _tag: 'Gauge' }; label: string }) => {
+  const t = useT();
+  const pct = state.percent;
+  const shown = pct === null ? '–' : new Intl.NumberFormat(locale(), { style: 'percent', maximumFractionDigits: pct < 10 && pct > 0 ? 1 : 0 }).format(pct / 100);
+  const arc = pct === null ? 0 : Math.max(0, Math.min(100, pct));
+  return (
+    <div className="dash-gauge">
+      <svg viewBox="0 0 120 68" role="meter" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct === null ? undefined : Math.round(pct * 10) / 10} aria-valuetext={shown}>
+        <path className="gauge-track" d="M10 60 A50 50 0 0 1 110 60" pathLength={100} />
+        {arc > 0 && <path className="gauge-value" d="M10 60 A50 50 0 0 1 110 60" pathLength={100} strokeDasharray={`${arc} 100`} />}
+        <text x="60" y="56" textAnchor="middle" className="gauge-text">
+          {shown}
+        </text>
+      </svg>
+      <p className="dash-gauge-of muted small">{t('LblGaugeOf', { first: figureText(state.first, state.property), second: figureText(state.second, state.property) })}</p>
+    </div>
+  );
+};
+
+/** A grid: the first rows of its query with gridColumns; the first column opens the record; the count and a link to the whole list below. */
+export const GridObject = ({ state, appParam }: { state: ObjectState & { _tag: 'Grid' }; appParam: string }) => {
+  const t = useT();
+  const entity = entityOf(state.entity);
+  const props = new Map((entity?.properties ?? []).map((p) => [p.logicalName, p]));
+  const header = (c: string) => props.get(c)?.displayName ?? c;
+  const cell = (r: EntityRecord, c: string) => formatValue(props.get(c), r[c] as FieldValue | undefined, r);
+  if (state.rows.length === 0) return <p className="muted small dash-empty">{t('MsgNoRecords')}</p>;
+  return (
+    <>
+      <div className="dash-table-wrap">
+        <table className="dash-table">
+          <thead>
+            <tr>
+              {state.columns.map((c) => (
+                <th key={c} scope="col" className={props.get(c) && isQuantity(props.get(c)!) ? 'num' : undefined}>
+                  {header(c)}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {state.rows.map((r, i) => (
+              <tr key={String(r.id ?? i)}>
+                {state.columns.map((c, j) => (
+                  <td key={c} className={props.get(c) && isQuantity(props.get(c)!) ? 'num' : undefined}>
+                    {j === 0 && r.id ? <Link to={`/${appParam}/edit/${state.entity}/${String(r.id)}`}>{cell(r, c) || t('MsgUnknownTitle')}</Link> : cell(r, c)}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+      <div className="dash-grid-foot small muted">
+        <span>{state.count === null ? '' : t('MsgShowingOf', { shown: state.rows.length, count: state.count })}</span>
+        {entity && <Link to={`/${appParam}/list/${state.entity}`}>{t('CmdShowAll')}</Link>}
+      </div>
+    </>
+  );
+};
