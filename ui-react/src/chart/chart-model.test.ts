@@ -151,6 +151,15 @@ describe('chart mode (spec 001 sections 2 and 9)', () => {
     expect(ready(chart).categories.map((c) => c.key)).toEqual(['2024-Q1']);
   });
 
+  it('bar or line keeps a saved chart whole; a new Y or X makes it the one series and group the pickers show', async () => {
+    const { chart } = await setup();
+    chart.edit({ type: 'line' });
+    expect(chart.chart.value?.series).toHaveLength(2);
+    expect(chart.chosen.value).toBe('');
+    chart.edit({ xField: 'closedate' });
+    expect(chart.chart.value).toEqual({ type: 'line', series: [{ aggregateField: 'id', aggregateMethod: 'count' }], groups: [{ field: 'closedate', method: 'month' }] });
+  });
+
   it('saves the chart as an inu_view record of kind chart named from the Y and X display names without spaces', async () => {
     const { api, chart } = await setup([]);
     chart.edit({ yField: 'estimatedvalue', aggregate: 'sum' });

@@ -170,16 +170,26 @@ export const chartModel = ({ api, list, saved: savedOf, caller }: ChartModelOpti
     if (s) show(s.body, s.name);
   };
 
-  /** The pickers edit the first series (Y) and group (X); the chart's other series and groups stay. */
+  /**
+   * The pickers: Y field and aggregate, X field and grouping, bar or line. A new Y or X makes the
+   * chart the one series and one group the pickers show (what is saved is what the pickers say);
+   * bar or line alone keeps a saved chart's series, colours and groups.
+   */
   const edit = (patch: { yField?: string; aggregate?: ChartAggregate; xField?: string; grouping?: ChartGrouping; type?: Chart['type'] }) => {
     const c = chart.value;
     if (!c) return;
-    let series = c.series[0] ?? { aggregateField: 'id', aggregateMethod: 'count' as const };
+    const type = patch.type ?? c.type;
+    if (patch.yField === undefined && patch.aggregate === undefined && patch.xField === undefined && patch.grouping === undefined) {
+      show({ ...c, type }, type === c.type ? chosen.value : '');
+      return;
+    }
+    const { color: _c, label: _l, ...first } = c.series[0] ?? { aggregateField: 'id', aggregateMethod: 'count' as const };
+    let series = first;
     let group = c.groups[0] ?? { field: fields.value.x[0]?.logicalName ?? '', method: 'column' as const };
     if (patch.yField !== undefined) {
       const p = props.value.get(patch.yField);
       const allowed = p ? aggregatesFor(p) : [];
-      series = { ...series, aggregateField: patch.yField, aggregateMethod: allowed.includes(series.aggregateMethod) ? series.aggregateMethod : (allowed[0] ?? 'count') };
+      series = { aggregateField: patch.yField, aggregateMethod: allowed.includes(series.aggregateMethod) ? series.aggregateMethod : (allowed[0] ?? 'count') };
     }
     if (patch.aggregate !== undefined) series = { ...series, aggregateMethod: patch.aggregate };
     if (patch.xField !== undefined) {
@@ -190,10 +200,7 @@ export const chartModel = ({ api, list, saved: savedOf, caller }: ChartModelOpti
       group = { field: patch.xField, method };
     }
     if (patch.grouping !== undefined) group = { ...group, method: patch.grouping };
-    // A colour chosen for a saved series stays with it only while it is the same series.
-    const { color: _c, label: _l, ...plainSeries } = series;
-    const ySame = patch.yField === undefined && patch.aggregate === undefined;
-    show({ ...c, type: patch.type ?? c.type, series: [ySame ? series : plainSeries, ...c.series.slice(1)], groups: [group, ...c.groups.slice(1)] });
+    show({ type, series: [series], groups: [group] });
   };
 
   /** Spec 001 section 2: clicking a bar filters the list; clicking it again clears the filter. */

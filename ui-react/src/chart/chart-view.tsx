@@ -36,6 +36,8 @@ const GROUPING_LABELS: Record<ChartGrouping, MessageKey> = {
   day: 'ChartGroupDay',
 };
 
+const COUNTS: ReadonlySet<ChartAggregate> = new Set(['count', 'countdistinct']);
+
 /** An X value as people read it: option and lookup names, dates in the language; an empty group '(empty)'. */
 const categoryLabel = (t: T, p: Property | undefined, method: ChartGrouping, value: unknown): string => {
   if (value === null || value === undefined || value === '') return t('LblChartEmptyValue');
@@ -62,7 +64,8 @@ const drawn = (t: T, m: ChartModel, data: ChartData) => {
   };
   return {
     categories: data.categories.map((k) => categoryLabel(t, props.get(x.field), x.method, k.value)),
-    series: data.lines.map((l) => ({ label: seriesLabel(l), color: l.color, values: l.values })),
+    // Counts and values (sums, averages...) on their own axes, so neither flattens the other.
+    series: data.lines.map((l) => ({ label: seriesLabel(l), color: l.color, values: l.values, scale: COUNTS.has(c.series[l.series].aggregateMethod) ? 'count' : 'value' })),
   };
 };
 

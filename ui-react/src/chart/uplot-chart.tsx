@@ -14,8 +14,18 @@ import { cutLabel } from '../core.js';
  * - A click on a column (bar or point) calls onPick(index); `picked` highlights that column.
  * - Keyboard: the chart is focusable; Left/Right/Home/End move over the columns, Enter or Space picks.
  * - Follows the width of its box and the light or dark theme (axis colours from the CSS variables).
+ * - Pass `categories` and `series` memoized: new arrays rebuild the plot.
  */
-export type UplotSeries = { label: string; color: string; values: ReadonlyArray<number | null> };
+export type UplotSeries = {
+  label: string;
+  color: string;
+  values: ReadonlyArray<number | null>;
+  /**
+   * The Y scale of the series (default 'y'). Series of another scale get their own axis on the
+   * right, so a count and a sum of money in one chart both stay readable. At most two are drawn.
+   */
+  scale?: string;
+};
 
 export type UplotChartProps = {
   type: 'bar' | 'line';
@@ -93,13 +103,16 @@ export const UplotChart = ({ type, categories, series, ariaLabel, onPick, picked
           },
         },
       });
+    const scaleKeys = [...new Set(series.map((s) => s.scale ?? 'y'))].slice(0, 2);
+    const scaleOf = (s: UplotSeries): string => (scaleKeys.includes(s.scale ?? 'y') ? (s.scale ?? 'y') : scaleKeys[0]);
+    const yRange: uPlot.Scale.Range = (_u, min, max) => [Math.min(0, min ?? 0), max > 0 ? max * 1.08 : 1];
     const opts: uPlot.Options = {
       width: Math.max(200, el.clientWidth),
       height,
       legend: { show: false },
       cursor: { drag: { x: false, y: false, setScale: false }, points: { show: type === 'line' }, y: false },
       select: { show: false, left: 0, top: 0, width: 0, height: 0 },
-      scales: { x: { time: false, range: () => [-0.5, n - 0.5] }, y: { range: (_u, min, max) => [Math.min(0, min ?? 0), max > 0 ? max * 1.08 : 1] } },
+      scales: { x: { time: false, range: () => [-0.5, n - 0.5] }, ...Object.fromEntries(scaleKeys.map((k) => [k, { range: yRange }])) },
       axes: [
         {
           stroke: text,
@@ -111,12 +124,21 @@ export const UplotChart = ({ type, categories, series, ariaLabel, onPick, picked
           },
           values: (_u, splits) => splits.map((i) => cutLabel(live.current.categories[i] ?? '')),
         },
-        { stroke: text, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid }, values: (_u, splits) => splits.map((v) => live.current.fmt(v)), size: 64 },
+        ...scaleKeys.map((k, i) => ({
+          scale: k,
+          side: i === 0 ? 3 : 1,
+          stroke: text,
+          grid: { show: i === 0, stroke: grid, width: 1 },
+          ticks: { stroke: grid },
+          values: (_u: uPlot, splits: number[]) => splits.map((v) => live.current.fmt(v)),
+          size: 64,
+        })),
       ],
       series: [
         {},
         ...series.map((s, i) => ({
           label: s.label,
+          scale: scaleOf(s),
           stroke: s.color,
           width: type === 'line' ? 2 : 0,
           fill: type === 'bar' ? s.color : undefined,
