@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Caller, Entity, FetchRequest } from '../core.js';
+import type { Caller, Entity, FetchRequest, QuickFilter } from '../core.js';
 import { packMask, LANE_COUNT_KEY } from '../core.js';
 import { ServerError } from '../api/client.js';
 import { fullCaller, StoreClient } from '../testing/store-client.js';
@@ -53,7 +53,7 @@ afterEach(() => {
 });
 
 /** A board over leads in the core's in-memory store; `statuses` are the leads' lanes, each owned by `owners[i]` (default me). */
-const setup = async (statuses: number[], options: { caller?: Caller; view?: NamedView; owners?: Array<'me' | 'other'>; pageSize?: number } = {}) => {
+const setup = async (statuses: number[], options: { caller?: Caller; view?: NamedView; owners?: Array<'me' | 'other'>; pageSize?: number; filters?: QuickFilter[] } = {}) => {
   const api = new StoreClient([lead, systemuser], fullCaller(ME, ['lead', 'systemuser']));
   const other = await api.update('create', 'systemuser', { name: 'Other' });
   for (const [i, s] of statuses.entries()) {
@@ -66,7 +66,7 @@ const setup = async (statuses: number[], options: { caller?: Caller; view?: Name
     requests.push(r);
     return fetch(r);
   };
-  const list = listModel({ api: { fetch: api.fetch, executeMultiple: api.executeMultiple.bind(api) }, entity: () => lead, views: () => [options.view ?? board], filters: () => [], caller: () => caller, memory: memory() });
+  const list = listModel({ api: { fetch: api.fetch, executeMultiple: api.executeMultiple.bind(api) }, entity: () => lead, views: () => [options.view ?? board], filters: () => options.filters ?? [], caller: () => caller, memory: memory() });
   const model = kanbanModel({ api, list, caller: () => caller, pageSize: options.pageSize ?? 25, refreshDelayMs: 10 });
   stops.push(model.start());
   await settled();
@@ -104,6 +104,14 @@ describe('kanban model (spec 001 section 2: cards in lanes of the status field)'
       ['Contacted', 1, ['Lead 01']],
       ['Qualified', 0, []],
     ]);
+  });
+
+  it('leaves out a quick filter on the lane field (the lanes are that filter; the list keeps it)', async () => {
+    const status: QuickFilter = { name: 'status', type: 'options', propertyName: 'status', mustSelect: true, defaultOption: 1 };
+    const { list, model } = await setup([1, 2, 3], { filters: [status] });
+    expect(model.lanes.value?.map((l) => l.count)).toEqual([1, 1, 1]);
+    const listed = list.currentRequest();
+    expect(listed._tag === 'Fetch' && JSON.stringify(listed.request.entity.filter)).toContain('"status"');
   });
 
   it('a lane loads a page of cards, Show more adds a page, and a reload keeps the lane grown', async () => {

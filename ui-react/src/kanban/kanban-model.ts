@@ -68,6 +68,11 @@ export const kanbanModel = ({ api, list, caller, pageSize = KANBAN_PAGE_SIZE, re
     const f = field.value;
     return isLeft(f) ? null : f.right.logicalName;
   };
+  /**
+   * The list's fetch of the moment, less its quick filters on the lane field: the lanes are that
+   * filter (a status filter would empty every lane but one, and a moved card would leave the board).
+   */
+  const listRequest = () => list.currentRequest({ withoutFiltersOn: fieldName() ?? undefined });
   const extra = (): string[] => moveCheckFields(caller(), entity.value);
   const titleOf = (card: EntityRecord): string => String(card.name ?? card.id ?? '');
 
@@ -96,7 +101,7 @@ export const kanbanModel = ({ api, list, caller, pageSize = KANBAN_PAGE_SIZE, re
       return;
     }
     const n = ++seq;
-    const current = list.currentRequest();
+    const current = listRequest();
     if (current._tag === 'NoResults') {
       lanes.value = optionLanes(f.right).map((l) => ({ ...l, count: 0, cards: [], more: false }));
       loadError.value = null;
@@ -135,7 +140,7 @@ export const kanbanModel = ({ api, list, caller, pageSize = KANBAN_PAGE_SIZE, re
   const showMore = async (key: string): Promise<void> => {
     const f = field.value;
     const lane = lanes.value?.find((l) => l.key === key);
-    const current = list.currentRequest();
+    const current = listRequest();
     if (isLeft(f) || !lane || current._tag === 'NoResults') return;
     const size = (sizes.get(key) ?? pageSize) + pageSize;
     sizes.set(key, size);
@@ -152,7 +157,7 @@ export const kanbanModel = ({ api, list, caller, pageSize = KANBAN_PAGE_SIZE, re
   /** Reads a card again and puts it where the server says it belongs (or drops it when the list no longer holds it). */
   const refreshCard = async (id: string): Promise<void> => {
     const f = fieldName();
-    const current = list.currentRequest();
+    const current = listRequest();
     if (!f || current._tag === 'NoResults') return;
     const answer = await api.fetch(cardRequest(current.request, entity.value, f, id, extra()));
     const fresh = answer.records[0] as EntityRecord | undefined;
@@ -231,7 +236,7 @@ export const kanbanModel = ({ api, list, caller, pageSize = KANBAN_PAGE_SIZE, re
   /** Follows the list's query and the lane field: loads now and on every change. Returns the stop function. */
   const start = (): (() => void) => {
     const stop = effect(() => {
-      void [field.value, list.currentRequest()];
+      void [field.value, listRequest()];
       untracked(() => void load());
     });
     return () => {
