@@ -32,12 +32,19 @@ const loaded: Record<string, EntityRecord> = {
   b: { id: 'b', versionnumber: 1, name: 'Beta', city: 'Brno' },
   c: { id: 'c', versionnumber: 7, name: 'Cyan', city: null },
 };
-const links: Record<string, LinkRow[]> = { a: [{ id: 'l1', other: 'r1', versionnumber: 1 }], b: [], c: [{ id: 'l2', other: 'r2', versionnumber: 4 }] };
+const links: Record<string, LinkRow[]> = {
+  a: [{ id: 'l1', other: 'r1', versionnumber: 1 }],
+  b: [],
+  c: [{ id: 'l2', other: 'r2', versionnumber: 4 }],
+};
 
 describe('list edits and the batch (spec 001 section 2: row operations collected and saved in one batch)', () => {
   it('an update sends only the changed fields with the loaded version', () => {
     const e = setCell(setCell(emptyEdits, 'a', 'city', 'Praha', loaded.a), 'a', 'name', 'Acme', loaded.a);
-    expect(buildBatch(e, 'account', LINKS)).toEqual({ items: [{ operation: 'update', name: 'account', object: { city: 'Praha', id: 'a', versionnumber: 3 } }], keys: ['a'] });
+    expect(buildBatch(e, 'account', LINKS)).toEqual({
+      items: [{ operation: 'update', name: 'account', object: { city: 'Praha', id: 'a', versionnumber: 3 } }],
+      keys: ['a'],
+    });
     expect(isCellModified(e, 'a', 'city')).toBe(true);
     expect(isCellModified(e, 'a', 'name')).toBe(false);
   });
@@ -64,7 +71,13 @@ describe('list edits and the batch (spec 001 section 2: row operations collected
     e = toggleLink(e, 'a', COL, 'r1', links.a);
     e = deleteRow(e, 'c', loaded.c);
     const batch = buildBatch(e, 'account', LINKS);
-    expect(batch.items.map((i) => `${i.operation} ${i.name}`)).toEqual(['create account', 'update account', 'create systemuserroles', 'delete systemuserroles', 'delete account']);
+    expect(batch.items.map((i) => `${i.operation} ${i.name}`)).toEqual([
+      'create account',
+      'update account',
+      'create systemuserroles',
+      'delete systemuserroles',
+      'delete account',
+    ]);
     expect(batch.items[0].object).toEqual({ id: 'n1', name: 'New' });
     expect(batch.items[2].object).toEqual({ systemuserid: 'n1', roleid: 'r5' });
     expect(batch.items[3].object).toEqual({ id: 'l1', versionnumber: 1 });
@@ -86,7 +99,9 @@ describe('list edits and the batch (spec 001 section 2: row operations collected
     let e = toggleLink(setCell(emptyEdits, 'a', 'city', 'Graz', loaded.a), 'a', COL, 'r9', links.a);
     e = deleteRow(e, 'a', loaded.a);
     expect(rowState(e, 'a')).toBe('deleted');
-    expect(buildBatch(e, 'account', LINKS).items).toEqual([{ operation: 'delete', name: 'account', object: { id: 'a', versionnumber: 3 } }]);
+    expect(buildBatch(e, 'account', LINKS).items).toEqual([
+      { operation: 'delete', name: 'account', object: { id: 'a', versionnumber: 3 } },
+    ]);
     e = undeleteRow(e, 'a');
     expect(rowState(e, 'a')).toBe('updated');
     expect(buildBatch(e, 'account', LINKS).items).toHaveLength(2);
@@ -111,7 +126,11 @@ describe('list edits and the batch (spec 001 section 2: row operations collected
   });
 
   it('failedItem names the item that failed an atomic batch, not the rolled-back ones', () => {
-    const results = [{ error: 'ERR_8001: Rolled back: item 1 failed: stale' }, { error: 'ERR_8001: stale' }, { error: 'ERR_8001: Rolled back: item 1 failed: stale' }];
+    const results = [
+      { error: 'ERR_8001: Rolled back: item 1 failed: stale' },
+      { error: 'ERR_8001: stale' },
+      { error: 'ERR_8001: Rolled back: item 1 failed: stale' },
+    ];
     expect(failedItem(results, ['a', 'b', 'c'])).toEqual({ index: 1, key: 'b', error: 'ERR_8001: stale' });
     expect(failedItem([{ id: 'a' }], ['a'])).toBeUndefined();
   });
@@ -128,7 +147,12 @@ type Op =
   | { op: 'revertRow'; key: string };
 const keyArb = fc.constantFrom('a', 'b', 'c', 'n0', 'n1', 'n2');
 const opArb: fc.Arbitrary<Op> = fc.oneof(
-  fc.record({ op: fc.constant('set' as const), key: keyArb, field: fc.constantFrom('name', 'city'), value: fc.constantFrom<FieldValue>('Acme', 'Wien', 'Graz', null, '') }),
+  fc.record({
+    op: fc.constant('set' as const),
+    key: keyArb,
+    field: fc.constantFrom('name', 'city'),
+    value: fc.constantFrom<FieldValue>('Acme', 'Wien', 'Graz', null, ''),
+  }),
   fc.record({ op: fc.constant('revert' as const), key: keyArb, field: fc.constantFrom('name', 'city', COL) }),
   fc.record({ op: fc.constant('add' as const), key: fc.constantFrom('n0', 'n1', 'n2') }),
   fc.record({ op: fc.constant('delete' as const), key: keyArb }),
@@ -163,11 +187,15 @@ describe('list batch properties', () => {
     fc.assert(
       fc.property(fc.array(opArb, { maxLength: 30 }), (ops) => {
         const { items } = buildBatch(run(ops), 'account', LINKS);
-        const created = new Set(items.filter((i) => i.operation === 'create' && i.name === 'account').map((i) => i.object.id));
+        const created = new Set(
+          items.filter((i) => i.operation === 'create' && i.name === 'account').map((i) => i.object.id),
+        );
         const deleted = items.filter((i) => i.operation === 'delete' && i.name === 'account').map((i) => i.object.id);
         expect(deleted.filter((id) => created.has(id))).toEqual([]);
         // and each row appears at most once per operation
-        expect(new Set(items.filter((i) => i.name === 'account').map((i) => `${i.operation}:${String(i.object.id)}`)).size).toBe(items.filter((i) => i.name === 'account').length);
+        expect(
+          new Set(items.filter((i) => i.name === 'account').map((i) => `${i.operation}:${String(i.object.id)}`)).size,
+        ).toBe(items.filter((i) => i.name === 'account').length);
       }),
     );
   });
@@ -176,7 +204,13 @@ describe('list batch properties', () => {
     fc.assert(
       fc.property(fc.array(opArb, { maxLength: 30 }), (ops) => {
         const e = run(ops);
-        const keys = new Set([...Object.keys(e.values), ...Object.keys(e.toggles), ...e.created, ...e.deleted, ...Object.keys(e.bases)]);
+        const keys = new Set([
+          ...Object.keys(e.values),
+          ...Object.keys(e.toggles),
+          ...e.created,
+          ...e.deleted,
+          ...Object.keys(e.bases),
+        ]);
         const reverted = [...keys].reduce(revertRow, e);
         expect(buildBatch(reverted, 'account', LINKS).items).toEqual([]);
         expect(reverted).toEqual(emptyEdits);
@@ -186,10 +220,19 @@ describe('list batch properties', () => {
 
   it('reverting every cell of an existing row leaves it clean (no update, no link rows)', () => {
     fc.assert(
-      fc.property(fc.array(opArb.filter((o) => o.op === 'set' || o.op === 'toggle' || o.op === 'revert'), { maxLength: 30 }), (ops) => {
-        const e = ['name', 'city', COL].reduce((acc, f) => ['a', 'b', 'c'].reduce((x, k) => revertCell(x, k, f), acc), run(ops));
-        expect(buildBatch(e, 'account', LINKS).keys.filter((k) => ['a', 'b', 'c'].includes(k))).toEqual([]);
-      }),
+      fc.property(
+        fc.array(
+          opArb.filter((o) => o.op === 'set' || o.op === 'toggle' || o.op === 'revert'),
+          { maxLength: 30 },
+        ),
+        (ops) => {
+          const e = ['name', 'city', COL].reduce(
+            (acc, f) => ['a', 'b', 'c'].reduce((x, k) => revertCell(x, k, f), acc),
+            run(ops),
+          );
+          expect(buildBatch(e, 'account', LINKS).keys.filter((k) => ['a', 'b', 'c'].includes(k))).toEqual([]);
+        },
+      ),
     );
   });
 });

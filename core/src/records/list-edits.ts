@@ -66,7 +66,13 @@ const tidy = (e: ListEdits, key: string): ListEdits => {
  * Sets a cell. `loaded` is the row as the list shows it from the server (ignored for a new row
  * and once the row has a base). A value equal to the base is no change: the cell is unmarked.
  */
-export const setCell = (e: ListEdits, key: string, field: string, value: FieldValue, loaded: EntityRecord): ListEdits => {
+export const setCell = (
+  e: ListEdits,
+  key: string,
+  field: string,
+  value: FieldValue,
+  loaded: EntityRecord,
+): ListEdits => {
   if (isCreated(e, key)) return { ...e, values: { ...e.values, [key]: { ...e.values[key], [field]: value } } };
   const base = e.bases[key] ?? loaded;
   const row = { ...e.values[key] };
@@ -79,7 +85,14 @@ export const setCell = (e: ListEdits, key: string, field: string, value: FieldVa
 export const revertCell = (e: ListEdits, key: string, field: string): ListEdits => {
   const row = e.values[key] ? without(e.values[key], field) : undefined;
   const rowToggles = e.toggles[key] ? without(e.toggles[key], field) : undefined;
-  return tidy({ ...e, values: row ? { ...e.values, [key]: row } : e.values, toggles: rowToggles ? { ...e.toggles, [key]: rowToggles } : e.toggles }, key);
+  return tidy(
+    {
+      ...e,
+      values: row ? { ...e.values, [key]: row } : e.values,
+      toggles: rowToggles ? { ...e.toggles, [key]: rowToggles } : e.toggles,
+    },
+    key,
+  );
 };
 
 /** A new row with its starting values (defaults, owner); `key` is the id it will be created with. */
@@ -94,7 +107,8 @@ export const deleteRow = (e: ListEdits, key: string, loaded: EntityRecord): List
 };
 
 /** Takes a row's delete back (its other edits stay). */
-export const undeleteRow = (e: ListEdits, key: string): ListEdits => tidy({ ...e, deleted: e.deleted.filter((k) => k !== key) }, key);
+export const undeleteRow = (e: ListEdits, key: string): ListEdits =>
+  tidy({ ...e, deleted: e.deleted.filter((k) => k !== key) }, key);
 
 /** Every edit of a row goes: an existing row shows as loaded, a new row disappears. */
 export const revertRow = (e: ListEdits, key: string): ListEdits => ({
@@ -111,7 +125,13 @@ export const revertRow = (e: ListEdits, key: string): ListEdits => ({
  * marks the item modified; toggling it back to the loaded state clears the mark). `loaded` is
  * the row's link rows as the list read them (kept as the base at the first toggle).
  */
-export const toggleLink = (e: ListEdits, key: string, column: string, other: string, loaded: readonly LinkRow[]): ListEdits => {
+export const toggleLink = (
+  e: ListEdits,
+  key: string,
+  column: string,
+  other: string,
+  loaded: readonly LinkRow[],
+): ListEdits => {
   const current = e.toggles[key]?.[column] ?? [];
   const next = current.includes(other) ? current.filter((x) => x !== other) : [...current, other];
   const linkBase = e.linkBases[key]?.[column] ?? loaded;
@@ -138,14 +158,26 @@ export const isCellModified = (e: ListEdits, key: string, field: string): boolea
 
 export type RowState = 'created' | 'deleted' | 'updated' | 'clean';
 export const rowState = (e: ListEdits, key: string): RowState =>
-  isCreated(e, key) ? 'created' : e.deleted.includes(key) ? 'deleted' : e.values[key] || e.toggles[key] ? 'updated' : 'clean';
+  isCreated(e, key)
+    ? 'created'
+    : e.deleted.includes(key)
+      ? 'deleted'
+      : e.values[key] || e.toggles[key]
+        ? 'updated'
+        : 'clean';
 
 /** The record a row shows: the loaded one with the user's values on top. */
-export const shownRecord = (e: ListEdits, key: string, loaded: EntityRecord | undefined): EntityRecord => ({ ...(loaded ?? e.bases[key]), ...e.values[key] });
+export const shownRecord = (e: ListEdits, key: string, loaded: EntityRecord | undefined): EntityRecord => ({
+  ...(loaded ?? e.bases[key]),
+  ...e.values[key],
+});
 
 /** Whether anything waits to be saved. */
 export const hasEdits = (e: ListEdits): boolean =>
-  e.created.length > 0 || e.deleted.length > 0 || Object.values(e.values).some((v) => Object.keys(v).length > 0) || Object.keys(e.toggles).length > 0;
+  e.created.length > 0 ||
+  e.deleted.length > 0 ||
+  Object.values(e.values).some((v) => Object.keys(v).length > 0) ||
+  Object.keys(e.toggles).length > 0;
 
 /** One batch: the write items in order, and the row key each item belongs to (for per-row errors). */
 export type ListBatch = { items: WriteItem[]; keys: string[] };
@@ -156,7 +188,11 @@ export type ListBatch = { items: WriteItem[]; keys: string[] };
  * then link rows (create for a membership added, delete for one removed), then deletes (with the
  * base's version). Link toggles of a deleted row are not written.
  */
-export const buildBatch = (e: ListEdits, entity: string, linkColumns: Readonly<Record<string, LinkColumn>>): ListBatch => {
+export const buildBatch = (
+  e: ListEdits,
+  entity: string,
+  linkColumns: Readonly<Record<string, LinkColumn>>,
+): ListBatch => {
   const items: WriteItem[] = [];
   const keys: string[] = [];
   const push = (key: string, item: WriteItem) => {
@@ -164,7 +200,9 @@ export const buildBatch = (e: ListEdits, entity: string, linkColumns: Readonly<R
     keys.push(key);
   };
   for (const key of e.created) {
-    const values = Object.fromEntries(Object.entries(e.values[key] ?? {}).filter(([k, v]) => k !== 'id' && k !== VERSION_FIELD && !isEmptyValue(v)));
+    const values = Object.fromEntries(
+      Object.entries(e.values[key] ?? {}).filter(([k, v]) => k !== 'id' && k !== VERSION_FIELD && !isEmptyValue(v)),
+    );
     push(key, { operation: 'create', name: entity, object: { ...values, id: key } });
   }
   for (const [key, values] of Object.entries(e.values)) {
@@ -181,14 +219,33 @@ export const buildBatch = (e: ListEdits, entity: string, linkColumns: Readonly<R
       const base = e.linkBases[key]?.[column] ?? [];
       for (const other of flipped) {
         const row = base.find((l) => l.other === other);
-        if (row) push(key, { operation: 'delete', name: c.link, object: { id: row.id, ...(row.versionnumber !== undefined && row.versionnumber !== null ? { [VERSION_FIELD]: row.versionnumber } : {}) } });
+        if (row)
+          push(key, {
+            operation: 'delete',
+            name: c.link,
+            object: {
+              id: row.id,
+              ...(row.versionnumber !== undefined && row.versionnumber !== null
+                ? { [VERSION_FIELD]: row.versionnumber }
+                : {}),
+            },
+          });
         else push(key, { operation: 'create', name: c.link, object: { [c.parentField]: key, [c.otherField]: other } });
       }
     }
   }
   for (const key of e.deleted) {
     const base = e.bases[key] ?? {};
-    push(key, { operation: 'delete', name: entity, object: { id: key, ...(base[VERSION_FIELD] !== undefined && base[VERSION_FIELD] !== null ? { [VERSION_FIELD]: base[VERSION_FIELD] } : {}) } });
+    push(key, {
+      operation: 'delete',
+      name: entity,
+      object: {
+        id: key,
+        ...(base[VERSION_FIELD] !== undefined && base[VERSION_FIELD] !== null
+          ? { [VERSION_FIELD]: base[VERSION_FIELD] }
+          : {}),
+      },
+    });
   }
   return { items, keys };
 };
@@ -197,11 +254,16 @@ export const buildBatch = (e: ListEdits, entity: string, linkColumns: Readonly<R
  * The item that failed an atomic batch (API.md: it answers its own error, every other item
  * `{CODE}: Rolled back: item {index} failed: ...`), with its row key; undefined when all passed.
  */
-export const failedItem = (results: readonly ItemResult[], keys: readonly string[]): { index: number; key: string; error: string } | undefined => {
+export const failedItem = (
+  results: readonly ItemResult[],
+  keys: readonly string[],
+): { index: number; key: string; error: string } | undefined => {
   const errors = results.map((r, index) => ({ index, error: 'error' in r ? r.error : undefined }));
   const own = errors.find((x) => x.error !== undefined && !/^[A-Z_0-9]+: Rolled back: item \d+ failed/.test(x.error));
   const any = own ?? errors.find((x) => x.error !== undefined);
-  return any && any.error !== undefined ? { index: any.index, key: keys[any.index] ?? '', error: any.error } : undefined;
+  return any && any.error !== undefined
+    ? { index: any.index, key: keys[any.index] ?? '', error: any.error }
+    : undefined;
 };
 
 /**
@@ -209,13 +271,26 @@ export const failedItem = (results: readonly ItemResult[], keys: readonly string
  * and its values the local changes that still differ from it, so the batch runs again.
  */
 export const rebaseRow = (e: ListEdits, key: string, server: EntityRecord, changes: EntityRecord): ListEdits =>
-  tidy({ ...e, bases: { ...e.bases, [key]: server }, values: { ...e.values, [key]: changeSet(server, { ...server, ...changes }) } }, key);
+  tidy(
+    {
+      ...e,
+      bases: { ...e.bases, [key]: server },
+      values: { ...e.values, [key]: changeSet(server, { ...server, ...changes }) },
+    },
+    key,
+  );
 
 /**
  * Sets one field on many rows (super edit's mass action). Rows without a loaded record (not on
  * the page) are skipped; a new row takes the value too.
  */
-export const setCellOnRows = (e: ListEdits, keys: readonly string[], field: string, value: FieldValue, loadedOf: (key: string) => EntityRecord | undefined): ListEdits =>
+export const setCellOnRows = (
+  e: ListEdits,
+  keys: readonly string[],
+  field: string,
+  value: FieldValue,
+  loadedOf: (key: string) => EntityRecord | undefined,
+): ListEdits =>
   keys.reduce((acc, key) => {
     const loaded = loadedOf(key);
     return isCreated(acc, key) || loaded ? setCell(acc, key, field, value, loaded ?? {}) : acc;

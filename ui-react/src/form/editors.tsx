@@ -20,6 +20,8 @@ type EditorProps = {
   describedBy?: string;
   label: string;
   onChange: (v: FieldValue) => void;
+  /** in a list cell (issue 13): option sets as a dropdown, never a row of radio-like choices */
+  compact?: boolean;
 };
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -119,9 +121,9 @@ const DurationEditor = ({ id, value, onChange, disabled, describedBy, invalid }:
 };
 
 /** Option sets: radio-like choices for 5 or fewer options, else a dropdown (spec 001 section 9), rich-option colours. */
-const OptionEditor = ({ id, p, options, value, onChange, disabled, label, describedBy, invalid }: { id: string; p: Property; options: RichOption[]; value: number | null; onChange: (v: number | null) => void; disabled: boolean; label: string; describedBy?: string; invalid: boolean }) => {
+const OptionEditor = ({ id, p, options, value, onChange, disabled, label, describedBy, invalid, compact }: { id: string; p: Property; options: RichOption[]; value: number | null; onChange: (v: number | null) => void; disabled: boolean; label: string; describedBy?: string; invalid: boolean; compact?: boolean }) => {
   const t = useT();
-  if (optionPresentation({ ...p, richOptions: options }) === 'radio') {
+  if (!compact && optionPresentation({ ...p, richOptions: options }) === 'radio') {
     return (
       <div className="choices" role="radiogroup" aria-label={label} aria-describedby={describedBy} aria-invalid={invalid || undefined} id={id}>
         {options.map((o) => (
@@ -242,10 +244,10 @@ const NumberEditor: Editor = (props) => {
   );
 };
 
-const OptionSetEditor: Editor = ({ id, p, options, value, record, onChange, disabled, label, describedBy, invalid }) => {
+const OptionSetEditor: Editor = ({ id, p, options, value, record, onChange, disabled, label, describedBy, invalid, compact }) => {
   const offered = dependentOptions(options, record);
   if (hasFlag(p, 'MultiSelect')) return <MultiSelectEditor id={id} options={offered} value={typeof value === 'number' ? value : 0} onChange={onChange} disabled={disabled} label={label} />;
-  return <OptionEditor id={id} p={p} options={offered} value={typeof value === 'number' ? value : null} onChange={onChange} disabled={disabled} label={label} describedBy={describedBy} invalid={invalid} />;
+  return <OptionEditor id={id} p={p} options={offered} value={typeof value === 'number' ? value : null} onChange={onChange} disabled={disabled} label={label} describedBy={describedBy} invalid={invalid} compact={compact} />;
 };
 
 /** Ids, versions and bytes are shown, never typed (an option set of them still offers its options). */

@@ -15,8 +15,11 @@ export const ManyToManyDialog = ({
   candidates,
   onClose,
   onAdd,
+  actionLabel,
 }: {
   title: string;
+  /** the button's text (default Add; the list's mass edit also removes) */
+  actionLabel?: string;
   candidates: (text: string) => Promise<Candidate[]>;
   onClose: () => void;
   onAdd: (ids: string[]) => void;
@@ -73,7 +76,7 @@ export const ManyToManyDialog = ({
           {t('CmdCancel')}
         </button>
         <button type="button" className="btn btn-primary" disabled={picked.size === 0} onClick={() => onAdd([...picked.keys()])}>
-          <Icon name="plus" /> {t('CmdAdd')}
+          <Icon name="plus" /> {actionLabel ?? t('CmdAdd')}
         </button>
       </div>
     </Modal>

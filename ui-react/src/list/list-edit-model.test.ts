@@ -47,7 +47,10 @@ const TAGS = 'accounttag.accountid';
 const view: NamedView = {
   name: 'all',
   label: 'All',
-  body: { query: { name: 'account', orders: [{ attribute: 'name' }] }, columns: [{ name: 'name' }, { name: 'city' }, { name: 'employees' }, { name: TAGS }] },
+  body: {
+    query: { name: 'account', orders: [{ attribute: 'name' }] },
+    columns: [{ name: 'name' }, { name: 'city' }, { name: 'employees' }, { name: TAGS }],
+  },
 };
 
 const memoryOf = (): ListMemory => {
@@ -67,15 +70,31 @@ afterEach(() => {
 const setup = async (n = 4, editCaller?: Caller) => {
   const api = new StoreClient(entities, fullCaller(ME, ['account', 'tag', 'accounttag', 'systemuser']));
   const ids: string[] = [];
-  for (let i = 0; i < n; i++) ids.push(await api.update('create', 'account', { name: `Account ${i}`, city: 'Praha', employees: i }));
+  for (let i = 0; i < n; i++)
+    ids.push(await api.update('create', 'account', { name: `Account ${i}`, city: 'Praha', employees: i }));
   const red = await api.update('create', 'tag', { name: 'Red' });
   const blue = await api.update('create', 'tag', { name: 'Blue' });
   await api.update('create', 'accounttag', { accountid: ids[0], tagid: red });
   api.calls.length = 0;
-  const list = listModel({ api, entity: () => account, views: () => [view], filters: () => [], caller: () => api.caller, memory: memoryOf(), refreshDelayMs: 10 });
+  const list = listModel({
+    api,
+    entity: () => account,
+    views: () => [view],
+    filters: () => [],
+    caller: () => api.caller,
+    memory: memoryOf(),
+    refreshDelayMs: 10,
+  });
   const postsaves: Array<{ entity: string; ids: string[] }> = [];
   let seq = 0;
-  const edit = listEditModel({ list, api, caller: () => editCaller ?? api.caller, entityOf, newId: () => `10000000-0000-4000-8000-${String(++seq).padStart(12, '0')}`, onPostSave: (s) => postsaves.push(s) });
+  const edit = listEditModel({
+    list,
+    api,
+    caller: () => editCaller ?? api.caller,
+    entityOf,
+    newId: () => `10000000-0000-4000-8000-${String(++seq).padStart(12, '0')}`,
+    onPostSave: (s) => postsaves.push(s),
+  });
   stops.push(list.start(), edit.start());
   await settled();
   edit.setMode(EDIT_ON);
@@ -85,7 +104,12 @@ const stored = async (api: StoreClient, id: string): Promise<EntityRecord | unde
 
 describe('list edit model (issue 13 section 1: editing in the list)', () => {
   it('reads a column {link}.{parentField} over a link entity as many-to-many', () => {
-    expect(linkColumnOf('account', TAGS, entityOf)).toEqual({ link: 'accounttag', parentField: 'accountid', otherField: 'tagid', other: 'tag' });
+    expect(linkColumnOf('account', TAGS, entityOf)).toEqual({
+      link: 'accounttag',
+      parentField: 'accountid',
+      otherField: 'tagid',
+      other: 'tag',
+    });
     expect(linkColumnOf('account', 'accounttag.tagid', entityOf)).toBeUndefined();
     expect(linkColumnOf('account', 'primarycontactid.name', entityOf)).toBeUndefined();
   });
@@ -119,7 +143,9 @@ describe('list edit model (issue 13 section 1: editing in the list)', () => {
     edit.setValue(kept, 'name', 'Kept');
     expect(edit.rows.value?.[0]).toMatchObject({ id: kept, name: 'Kept' });
     await edit.save();
-    expect(api.batches[0].items).toEqual([{ operation: 'create', name: 'account', object: { id: kept, name: 'Kept' } }]);
+    expect(api.batches[0].items).toEqual([
+      { operation: 'create', name: 'account', object: { id: kept, name: 'Kept' } },
+    ]);
     expect((await stored(api, kept))?.name).toBe('Kept');
   });
 
@@ -184,7 +210,10 @@ describe('list edit model (issue 13 section 1: editing in the list)', () => {
     expect(edit.membersOf(ids[0], TAGS)).toEqual([]);
     expect(edit.membersOf(ids[1], TAGS)).toEqual([blue]);
     await edit.save();
-    expect(api.batches[0].items.map((i) => `${i.operation} ${i.name}`)).toEqual(['create accounttag', 'delete accounttag']);
+    expect(api.batches[0].items.map((i) => `${i.operation} ${i.name}`)).toEqual([
+      'create accounttag',
+      'delete accounttag',
+    ]);
     await settled();
     expect(edit.membersOf(ids[0], TAGS)).toEqual([]);
     expect(edit.membersOf(ids[1], TAGS)).toEqual([blue]);
@@ -225,7 +254,10 @@ describe('list edit model (issue 13 section 1: editing in the list)', () => {
     expect(api.batches).toHaveLength(0);
     await edit.save();
     // the first row had Red already: two link rows
-    expect(api.batches[0].items.map((i) => `${i.operation} ${i.name}`)).toEqual(['create accounttag', 'create accounttag']);
+    expect(api.batches[0].items.map((i) => `${i.operation} ${i.name}`)).toEqual([
+      'create accounttag',
+      'create accounttag',
+    ]);
     await settled();
     expect(ids.map((id) => edit.membersOf(id, TAGS))).toEqual([[red], [red], [red]]);
   });
@@ -239,4 +271,3 @@ describe('list edit model (issue 13 section 1: editing in the list)', () => {
     expect(edit.canEdit.value).toBe(true);
   });
 });
-

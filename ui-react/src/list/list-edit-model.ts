@@ -1,6 +1,16 @@
 import { batch, computed, effect, signal, untracked, type ReadonlySignal } from '@preact/signals-react';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import type { Caller, Entity, EntityRecord, FetchRequest, FieldValue, LinkColumn, LinkRow, ListEdits, Property } from '../core.js';
+import type {
+  Caller,
+  Entity,
+  EntityRecord,
+  FetchRequest,
+  FieldValue,
+  LinkColumn,
+  LinkRow,
+  ListEdits,
+  Property,
+} from '../core.js';
 import {
   addRow,
   buildBatch,
@@ -77,7 +87,11 @@ const READ_ONLY_TYPES = new Set(['Guid', 'VersionNumber', 'Binary']);
  * The many-to-many reading of a list column `{link}.{parentField}` (the way an associated list
  * names it): the link entity (type many), its lookup to the listed entity and its other lookup.
  */
-export const linkColumnOf = (listed: string, column: string, entityOf: (name: string) => Entity | undefined): (LinkColumn & { other: string }) | undefined => {
+export const linkColumnOf = (
+  listed: string,
+  column: string,
+  entityOf: (name: string) => Entity | undefined,
+): (LinkColumn & { other: string }) | undefined => {
   const [link, parentField, ...rest] = column.split('.');
   const e = rest.length === 0 ? entityOf(link) : undefined;
   if (!e || !isLinkEntity(e)) return undefined;
@@ -96,7 +110,12 @@ export const linkRowsQueries = (c: LinkColumn, ids: readonly string[]): FetchReq
     out.push({
       entity: {
         name: c.link,
-        attributes: [{ attribute: 'id' }, { attribute: VERSION_FIELD }, { attribute: c.parentField }, { attribute: c.otherField }],
+        attributes: [
+          { attribute: 'id' },
+          { attribute: VERSION_FIELD },
+          { attribute: c.parentField },
+          { attribute: c.otherField },
+        ],
         filter: { type: 'and', conditions: [{ attribute: c.parentField, operator: 'in', value: chunk }] },
       },
       page: 1,
@@ -106,7 +125,8 @@ export const linkRowsQueries = (c: LinkColumn, ids: readonly string[]): FetchReq
   return out;
 };
 
-const idOf = (v: unknown): string => (v && typeof v === 'object' && 'id' in v ? String((v as { id: unknown }).id) : typeof v === 'string' ? v : '');
+const idOf = (v: unknown): string =>
+  v && typeof v === 'object' && 'id' in v ? String((v as { id: unknown }).id) : typeof v === 'string' ? v : '';
 /** The server's text of an item error without its code ('ERR_INPUT: Invalid value' reads 'Invalid value'). */
 const withoutCode = (error: string): string => error.replace(/^[A-Z][A-Z_0-9]*: /, '');
 
@@ -150,8 +170,12 @@ export const listEditModel = ({ list, api, caller, entityOf, newId, user, onPost
   /** Spec 001 section 6: the list's Edit needs update (level 2) unless the view's edit command says otherwise. */
   const canEdit = computed(() => {
     const commands = list.view.value?.body.commands;
-    const c = commands ? commands.find((x) => x.kind === 'std' && x.name.toLowerCase() === 'edit') : { kind: 'std' as const, name: 'Edit', permissions: undefined };
-    return !!c && checkPermissionString(caller(), commandPermission({ name: 'Edit', permissions: c.permissions }, name));
+    const c = commands
+      ? commands.find((x) => x.kind === 'std' && x.name.toLowerCase() === 'edit')
+      : { kind: 'std' as const, name: 'Edit', permissions: undefined };
+    return (
+      !!c && checkPermissionString(caller(), commandPermission({ name: 'Edit', permissions: c.permissions }, name))
+    );
   });
   /** Super edit (mass actions): system user permission level 3 (spec 001 section 1). */
   const canMassEdit = computed(() => canEdit.value && canSuperEdit(caller()));
@@ -183,7 +207,8 @@ export const listEditModel = ({ list, api, caller, entityOf, newId, user, onPost
     const m = linkColumns.value[column];
     if (m) return canEditManyToMany(caller(), m.link);
     const p = props.value.get(column);
-    if (!p || SERVER_FIELDS.has(column) || READ_ONLY_TYPES.has(p.type) || hasFlag(p, 'AutoNumber') || p.secret === true) return false;
+    if (!p || SERVER_FIELDS.has(column) || READ_ONLY_TYPES.has(p.type) || hasFlag(p, 'AutoNumber') || p.secret === true)
+      return false;
     if (state === 'created') return true;
     const r = loadedById.value.get(key);
     return !!r && canAccess(caller(), 'update', name, r);
@@ -210,8 +235,13 @@ export const listEditModel = ({ list, api, caller, entityOf, newId, user, onPost
             const parent = idOf(r[c.parentField]).toLowerCase();
             const other = r[c.otherField];
             const otherId = idOf(other).toLowerCase();
-            (byRow[parent] ??= []).push({ id: String(r.id), other: otherId, versionnumber: r[VERSION_FIELD] as FieldValue });
-            if (other && typeof other === 'object' && 'label' in other) seen[otherId] = String((other as { label?: unknown }).label ?? '');
+            (byRow[parent] ??= []).push({
+              id: String(r.id),
+              other: otherId,
+              versionnumber: r[VERSION_FIELD] as FieldValue,
+            });
+            if (other && typeof other === 'object' && 'label' in other)
+              seen[otherId] = String((other as { label?: unknown }).label ?? '');
           }
         }
         next[column] = byRow;
@@ -228,7 +258,8 @@ export const listEditModel = ({ list, api, caller, entityOf, newId, user, onPost
 
   const linksOf = (key: string, column: string): LinkRow[] => links.value[column]?.[key.toLowerCase()] ?? [];
   /** The other side's ids a row is linked to, with the user's toggles. */
-  const membersOf = (key: string, column: string): string[] => membership(edits.value, key, column, linksOf(key, column));
+  const membersOf = (key: string, column: string): string[] =>
+    membership(edits.value, key, column, linksOf(key, column));
 
   /** Starts following the list: the link rows are read again whenever the rows change. Returns the stop function. */
   const start = (): (() => void) =>
@@ -249,7 +280,8 @@ export const listEditModel = ({ list, api, caller, entityOf, newId, user, onPost
       if (key !== undefined) clearError(key);
     });
 
-  const setValue = (key: string, field: string, value: FieldValue) => update(setCell(edits.value, key, field, value, loadedById.value.get(key) ?? {}), key);
+  const setValue = (key: string, field: string, value: FieldValue) =>
+    update(setCell(edits.value, key, field, value, loadedById.value.get(key) ?? {}), key);
   const revert = (key: string, field: string) => update(revertCell(edits.value, key, field), key);
   const toggle = (key: string, column: string, other: string, label?: string) => {
     if (label !== undefined) labels.value = { ...labels.value, [other.toLowerCase()]: label };
@@ -274,7 +306,12 @@ export const listEditModel = ({ list, api, caller, entityOf, newId, user, onPost
     return keys.length;
   };
   /** Mass edit of a many-to-many column: links (or unlinks) the picked records on every selected row. */
-  const massLink = (column: string, others: readonly string[], how: 'add' | 'remove', picked: Readonly<Record<string, string>> = {}): number => {
+  const massLink = (
+    column: string,
+    others: readonly string[],
+    how: 'add' | 'remove',
+    picked: Readonly<Record<string, string>> = {},
+  ): number => {
     const keys = targets().filter((k) => editableCell(k, column));
     let e = edits.value;
     for (const key of keys) {
@@ -285,7 +322,10 @@ export const listEditModel = ({ list, api, caller, entityOf, newId, user, onPost
       }
     }
     batch(() => {
-      labels.value = { ...labels.value, ...Object.fromEntries(Object.entries(picked).map(([k, v]) => [k.toLowerCase(), v])) };
+      labels.value = {
+        ...labels.value,
+        ...Object.fromEntries(Object.entries(picked).map(([k, v]) => [k.toLowerCase(), v])),
+      };
       update(e);
     });
     return keys.length;
@@ -324,7 +364,15 @@ export const listEditModel = ({ list, api, caller, entityOf, newId, user, onPost
   };
 
   const fetchRow = async (id: string): Promise<EntityRecord | undefined> => {
-    const res = await api.fetch({ entity: { name, allattrs: true, filter: { type: 'and', conditions: [{ attribute: 'id', operator: 'eq', value: id }] } }, page: 1, pageSize: 1 });
+    const res = await api.fetch({
+      entity: {
+        name,
+        allattrs: true,
+        filter: { type: 'and', conditions: [{ attribute: 'id', operator: 'eq', value: id }] },
+      },
+      page: 1,
+      pageSize: 1,
+    });
     return res.records[0] as EntityRecord | undefined;
   };
 

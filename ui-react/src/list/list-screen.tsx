@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { Suspense, useEffect, useMemo, useState } from 'react';
+import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { isRight } from 'fp-ts/lib/Either.js';
 import type { Entity, MessageKey, QuickFilter as QuickFilterT, ViewModeName } from '../core.js';
@@ -12,6 +12,9 @@ import { objectChangedEvent } from '../state/realtime.js';
 import { alertDialog, alertFailure, confirmDialog } from '../ui/dialogs.js';
 import { Icon } from '../ui/icons.js';
 import { useShell } from '../shell/shell-context.js';
+import { NavigationGuard } from '../form/navigation-guard.js';
+import { EditBar, editShortcut, notAvailableWhileEditing, type Guard } from './list-edit-bar.js';
+import { EDIT_OFF, EDIT_ON, listEditModel, type ListEditModel } from './list-edit-model.js';
 import { listModel, type ListModel } from './list-model.js';
 import { viewsOf } from './list-query.js';
 import { ListTable } from './list-table.js';
@@ -75,6 +78,31 @@ const EntityList = ({ name }: { name: string }) => {
     [api, name],
   );
   useEffect(() => model.start(), [model]);
+  // Editing in the list (issue 13 section 1): the edit model beside the list model.
+  const edit = useMemo(
+    () =>
+      listEditModel({
+        list: model,
+        api,
+        caller: () => caller.value!,
+        entityOf,
+        newId: () => crypto.randomUUID(),
+        user: session.value ? { id: session.value.context.user.id, name: session.value.context.user.name } : undefined,
+        // Spec 001 section 2: after the batch saved, the postsave event fires (a browser event, as objectChanged is).
+        onPostSave: (saved) => window.dispatchEvent(new CustomEvent(`postsave:${saved.entity}`, { detail: saved })),
+      }),
+    [model],
+  );
+  useEffect(() => edit.start(), [edit]);
+  // Meta or Alt plus E enters super edit (spec 001 section 1) for users with system user level 3.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => editShortcut(e, edit);
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [edit]);
+  /** Spec 001 section 2: what would reload or leave the list is refused while edits wait: 'Operation not available while editing list.' */
+  const guard: Guard = (action) => (edit.dirty.value ? notAvailableWhileEditing(t) : action());
+  const leaving = useRef(false);
 
   // A change on the server reloads the list (the page keeps its grown size).
   useEffect(() => {
@@ -95,23 +123,28 @@ const EntityList = ({ name }: { name: string }) => {
   const entity = model.entity.value;
   return (
     <div className="screen list-screen">
-      <ListHead model={model} appParam={appParam} />
+      {edit.dirty.value && <NavigationGuard proceeding={leaving} onSave={async () => (await edit.save())._tag === 'Saved'} />}
+      <ListHead model={model} appParam={appParam} edit={edit} guard={guard} />
+      {edit.editing.value && <EditBar model={model} edit={edit} />}
       <div className="toolbar">
         <label className="search-box">
           <Icon name="search" />
           <span className="sr-only">{t('LblSearch')}</span>
-          <input type="search" placeholder={t('LblSearch')} value={search} onChange={(e) => setSearch(e.target.value)} />
+          <input type="search" placeholder={t('LblSearch')} value={search} onChange={(e) => { const v = e.target.value; guard(() => setSearch(v)); }} />
         </label>
-        <SortPicker model={model} filtersOpen={filtersOpen} onToggleFilters={() => setFiltersOpen(!filtersOpen)} />
+        <SortPicker model={model} guard={guard} filtersOpen={filtersOpen} onToggleFilters={() => setFiltersOpen(!filtersOpen)} />
       </div>
-      <QuickFilterBar defs={[...model.filters.value]} entity={entity} selections={model.selections.value} open={filtersOpen} onChange={(n, v) => model.select({ [n]: v })} columns={model.columns.value.map((c) => c.name)} />
+      <QuickFilterBar defs={[...model.filters.value]} entity={entity} selections={model.selections.value} open={filtersOpen} onChange={(n, v) => guard(() => model.select({ [n]: v }))} columns={model.columns.value.map((c) => c.name)} />
       <ViewBody
         model={model}
+        edit={edit}
         linkOf={(r, form) => `/${appParam}/edit/${name}/${String(r.id)}${form ? `/${form}` : ''}`}
-        onShowAll={() => {
-          setSearch('');
-          model.clearFilters();
-        }}
+        onShowAll={() =>
+          guard(() => {
+            setSearch('');
+            model.clearFilters();
+          })
+        }
       />
       <div className="list-foot">
         <span className="muted small" aria-live="polite">
@@ -119,7 +152,7 @@ const EntityList = ({ name }: { name: string }) => {
           {model.selected.value.size > 0 ? ` · ${t('MsgSelected', { n: model.selected.value.size })}` : ''}
         </span>
         {model.more.value && (
-          <button type="button" className="btn btn-plain" onClick={model.showMore} disabled={model.loading.value}>
+          <button type="button" className="btn btn-plain" onClick={() => guard(model.showMore)} disabled={model.loading.value}>
             {t('CmdShowMore')}
           </button>
         )}
@@ -129,11 +162,11 @@ const EntityList = ({ name }: { name: string }) => {
 };
 
 /** The body of the mode shown: the table, or a mode loaded on demand (view-bodies.tsx). */
-const ViewBody = (props: ViewBodyProps) => {
+const ViewBody = ({ edit, ...props }: ViewBodyProps & { edit: ListEditModel }) => {
   useSignals();
   const t = useT();
   const Body = VIEW_BODIES[props.model.mode.value];
-  if (!Body) return <ListTable {...props} />;
+  if (!Body) return <ListTable {...props} edit={edit} />;
   return (
     <Suspense fallback={<p className="muted" aria-busy="true">{t('MsgLoading')}</p>}>
       <Body {...props} />
@@ -142,7 +175,7 @@ const ViewBody = (props: ViewBodyProps) => {
 };
 
 /** The view-mode switcher (spec 001 section 2: list, map, calendar, chart, kanban), when the view offers more than one. */
-const ModeSwitcher = ({ model }: { model: ListModel }) => {
+const ModeSwitcher = ({ model, guard }: { model: ListModel; guard: Guard }) => {
   useSignals();
   const t = useT();
   const modes = shownModes(model.modes.value);
@@ -150,7 +183,7 @@ const ModeSwitcher = ({ model }: { model: ListModel }) => {
   return (
     <div className="mode-switcher" role="radiogroup" aria-label={t('LblViewMode')}>
       {modes.map((m) => (
-        <button key={m} type="button" role="radio" aria-checked={model.mode.value === m} className={model.mode.value === m ? 'btn btn-plain active' : 'btn btn-plain'} onClick={() => model.setMode(m)}>
+        <button key={m} type="button" role="radio" aria-checked={model.mode.value === m} className={model.mode.value === m ? 'btn btn-plain active' : 'btn btn-plain'} onClick={() => guard(() => model.setMode(m))}>
           {t(MODE_LABELS[m])}
         </button>
       ))}
@@ -160,8 +193,11 @@ const ModeSwitcher = ({ model }: { model: ListModel }) => {
 
 const MODE_LABELS: Record<ViewModeName, MessageKey> = { list: 'ModeList', map: 'ModeMap', calendar: 'ModeCalendar', chart: 'ModeChart', kanban: 'ModeKanban' };
 
-/** Title, view selector and the command bar: New, Delete (the selected), Export, Refresh. */
-const ListHead = ({ model, appParam }: { model: ListModel; appParam: string }) => {
+/**
+ * Title, view selector and the command bar: New, Delete (the selected), Export, Refresh, and Edit
+ * (the list's edit mode). While editing, New adds a row and Delete is super edit's (EditBar).
+ */
+const ListHead = ({ model, appParam, edit, guard }: { model: ListModel; appParam: string; edit: ListEditModel; guard: Guard }) => {
   useSignals();
   const t = useT();
   const navigate = useNavigate();
@@ -170,6 +206,7 @@ const ListHead = ({ model, appParam }: { model: ListModel; appParam: string }) =
   const views = model.views.value;
   const rows = model.rows.value;
   const selected = model.selected.value;
+  const editing = edit.editing.value;
 
   const deleteSelected = async () => {
     if (selected.size === 0) return;
@@ -193,7 +230,13 @@ const ListHead = ({ model, appParam }: { model: ListModel; appParam: string }) =
         {views.length > 1 && (
           <label className="view-select">
             <span className="sr-only">{t('LblView')}</span>
-            <select value={model.view.value?.name} onChange={(e) => (model.viewName.value = e.target.value)}>
+            <select
+              value={model.view.value?.name}
+              onChange={(e) => {
+                const v = e.target.value;
+                guard(() => (model.viewName.value = v));
+              }}
+            >
               {views.map((v) => (
                 <option key={v.name} value={v.name}>
                   {v.label}
@@ -202,25 +245,39 @@ const ListHead = ({ model, appParam }: { model: ListModel; appParam: string }) =
             </select>
           </label>
         )}
-        <ModeSwitcher model={model} />
+        <ModeSwitcher model={model} guard={guard} />
       </div>
       <div className="command-bar" role="toolbar" aria-label={entity.displayNamePlural}>
-        {model.canNew.value && (
+        {model.canNew.value && !editing && (
           <button type="button" className="btn btn-primary" onClick={() => navigate(`/${appParam}/edit/${name}/0`)}>
             <Icon name="plus" /> {t('CmdNew')}
           </button>
         )}
-        {model.canDelete.value && selected.size > 0 && (
+        {edit.canEdit.value && model.mode.value === 'list' && (
+          <button
+            type="button"
+            className={`btn ${editing ? 'btn-plain active' : 'btn-plain'}`}
+            aria-pressed={editing}
+            onClick={() => {
+              if (!editing) edit.setMode(EDIT_ON);
+              else if (edit.dirty.value) notAvailableWhileEditing(t);
+              else edit.setMode(EDIT_OFF);
+            }}
+          >
+            <Icon name={editing ? 'check' : 'list'} /> {editing ? t('CmdDoneEditing') : t('CmdEditList')}
+          </button>
+        )}
+        {model.canDelete.value && selected.size > 0 && !editing && (
           <button type="button" className="btn btn-danger-outline" onClick={deleteSelected}>
             <Icon name="trash" /> {t('CmdDelete')} <span className="badge">{selected.size}</span>
           </button>
         )}
         {model.canExport.value && (
-          <button type="button" className="btn btn-plain" onClick={openExport} disabled={!rows?.length}>
+          <button type="button" className="btn btn-plain" onClick={() => guard(openExport)} disabled={!rows?.length}>
             <Icon name="export" /> {t('CmdExport')}
           </button>
         )}
-        <button type="button" className="btn btn-plain icon-only" aria-label={t('CmdRefresh')} title={t('CmdRefresh')} onClick={() => void model.load()}>
+        <button type="button" className="btn btn-plain icon-only" aria-label={t('CmdRefresh')} title={t('CmdRefresh')} onClick={() => guard(() => void model.load())}>
           <Icon name="refresh" />
         </button>
       </div>
@@ -229,7 +286,7 @@ const ListHead = ({ model, appParam }: { model: ListModel; appParam: string }) =
 };
 
 /** The sort picker, the Filters toggle (with the count of active filters) and the direction button. */
-const SortPicker = ({ model, filtersOpen, onToggleFilters }: { model: ListModel; filtersOpen: boolean; onToggleFilters: () => void }) => {
+const SortPicker = ({ model, guard, filtersOpen, onToggleFilters }: { model: ListModel; guard: Guard; filtersOpen: boolean; onToggleFilters: () => void }) => {
   useSignals();
   const t = useT();
   const order = model.order.value;
@@ -242,7 +299,10 @@ const SortPicker = ({ model, filtersOpen, onToggleFilters }: { model: ListModel;
         <select
           aria-label={t('LblSortBy')}
           value={order?.attribute ?? ''}
-          onChange={(e) => (model.order.value = e.target.value ? { attribute: e.target.value, descending: order?.descending ?? false } : undefined)}
+          onChange={(e) => {
+            const v = e.target.value;
+            guard(() => (model.order.value = v ? { attribute: v, descending: order?.descending ?? false } : undefined));
+          }}
         >
           <option value="">{t('LblSortBy')}</option>
           {model.sortable.value.map((c) => (
@@ -264,7 +324,7 @@ const SortPicker = ({ model, filtersOpen, onToggleFilters }: { model: ListModel;
         disabled={!order}
         aria-label={order?.descending ? t('LblDescending') : t('LblAscending')}
         title={order?.descending ? t('LblDescending') : t('LblAscending')}
-        onClick={() => order && (model.order.value = { ...order, descending: !order.descending })}
+        onClick={() => order && guard(() => (model.order.value = { ...order, descending: !order.descending }))}
       >
         <Icon name="sort" />
       </button>
