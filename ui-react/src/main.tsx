@@ -60,6 +60,7 @@ const router = createBrowserRouter([
           { path: 'edit/:name/:id/:form', element: later(() => import('./form/record-form.js'), 'RecordFormRoute') },
           { path: 'n/:uniqueName', element: <MenuByName /> },
           { path: 'cache', element: later(() => import('./admin/session-list.js'), 'SessionListPage') },
+          { path: 'whatsnext', element: later(() => import('./whatsnext/whats-next-screen.js'), 'WhatsNextPage') },
           { path: 'export', element: later(() => import('./export/export-page.js'), 'ExportPage') },
           { path: 'dashboard/:name', element: later(() => import('./dashboard/dashboard-screen.js'), 'DashboardRoute') },
           // Spec routes whose screens are not built yet say so, rather than 'Page not found'.

@@ -1,8 +1,11 @@
 import type { Writable } from 'node:stream';
 import { pdfCellText, pdfTable, pdfTotalsTexts, Totals, type Entity, type Property, type RecordPage, type ResolvedExportOptions } from '@tessera/core/internal';
-import { renderPdfTable } from './pdf-table-renderer.js';
+import { renderPdfTableOffThread } from './pdf-drawing-thread.js';
 
-/** A PDF export: the core's table model and cell texts, drawn by pdfkit as the pages arrive. */
+/**
+ * A PDF export: the core's table model and cell texts (made here, on the request thread, as the
+ * pages arrive), drawn by pdfkit on a thread of its own (pdf-drawing-thread.ts).
+ */
 export const writePdfExport = async (
   entity: Pick<Entity, 'displayNamePlural'>,
   properties: readonly Property[],
@@ -21,5 +24,5 @@ export const writePdfExport = async (
       });
     }
   }
-  await renderPdfTable(table, rows(), () => (totals === undefined ? undefined : pdfTotalsTexts(properties, totals, options.decimalSeparator)), out);
+  await renderPdfTableOffThread(table, rows(), () => (totals === undefined ? undefined : pdfTotalsTexts(properties, totals, options.decimalSeparator)), out);
 };

@@ -205,7 +205,7 @@ export const importExportRoutes = (deps: ImportExportDeps): Router => {
     const probe = await tenant.store.retrieveMultiple(caller, { ...plan.right.request, page: 1, pageSize: 1, ...(counted ? { count: true } : {}) });
     if (isLeft(probe)) return fail(probe.left);
     const fileName = exportFileName(entity, resolved.format, titleSuffix ?? '', resolved.fileName);
-    return right<DomainError, Prepared>({ entity, request, resolved, fileName, total: counted ? probe.right.count : null });
+    return right<DomainError, Prepared>({ entity, request, resolved, fileName, total: counted && !probe.right.countIsCapped ? probe.right.count : null });
   };
 
   /** POST /api/export's work: the file streamed to the response, after the checks. */
@@ -346,7 +346,7 @@ export const importExportRoutes = (deps: ImportExportDeps): Router => {
           // The writer ends the file itself; only a file it left open is ended here.
           if (!out.writableFinished) await new Promise<void>((resolve) => out.end(() => resolve()));
           if (isLeft(written)) Object.assign(job, { state: 'failed', message: 'the export failed while writing' });
-          else Object.assign(job, { state: 'ready', rows: total === null ? job.rows : Math.min(job.rows, total) });
+          else Object.assign(job, { state: 'ready', rows: written.right });
         } catch (err) {
           deps.logger.warn({ err }, 'export job failed');
           out.destroy();

@@ -88,6 +88,8 @@ describe('the per-user export limit is configurable (TESSERA_EXPORTS_PER_USER, d
       const answers = await Promise.all([0, 1].map(() => api.post('export/start', { query, format: 'pdf' })));
       expect(answers.map((r) => r.status).sort()).toEqual([200, 429]);
       expect(await answers.find((r) => r.status === 429)!.text()).toBe('ERR_TOO_MANY_REQUESTS: at most 1 exports of one user at once');
+      const { id } = (await answers.find((r) => r.status === 200)!.json()) as Job;
+      while (((await (await api.get(`export/job?id=${id}`)).json()) as Job).state === 'running') await new Promise((r) => setTimeout(r, 50));
     } finally {
       await h.close();
     }

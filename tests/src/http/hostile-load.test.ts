@@ -131,3 +131,44 @@ describe('a read past its time budget (issue 22 item 1)', () => {
     expect(next.ms).toBeLessThan(1000);
   });
 });
+
+describe('a large PDF export does not block the server (issue 22 item 2)', () => {
+  let h: Harness;
+  let a: Api;
+  let b: Api;
+  type Job = { id: string; state: 'running' | 'ready' | 'failed'; rows: number; total: number | null };
+
+  beforeAll(async () => {
+    h = await startHarness({ limits: { sqlWorkers: 2 } });
+    await h.createOrg('pdfa', ADMIN);
+    await h.createOrg('quickb', ADMIN);
+    fillTable(h.dataDir, 'pdfa', 'team', 30_000);
+    a = new Api(h.url);
+    b = new Api(h.url);
+    await a.login('pdfa', ADMIN.email, ADMIN.password);
+    await b.login('quickb', ADMIN.email, ADMIN.password);
+  }, 120_000);
+  afterAll(async () => h?.close());
+
+  it("another organization's fetches are answered as fast as before while a 30,000-row PDF is drawn", async () => {
+    const median = (xs: number[]): number => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+    const bRequests = async (n: number): Promise<number[]> => {
+      const out: number[] = [];
+      for (let i = 0; i < n; i++) out.push((await timed(() => b.fetchRecords(trivialQuery))).ms);
+      return out;
+    };
+    await bRequests(3);
+    const baseline = median(await bRequests(5));
+    const started = (await (await a.post('export/start', { query: { entity: { name: 'team', attributes: [{ attribute: 'name' }] } }, format: 'pdf' })).json()) as Job;
+    const job = async (): Promise<Job> => (await (await a.get(`export/job?id=${started.id}`)).json()) as Job;
+    // wait until the drawing has begun (its first pages were read)
+    while ((await job()).rows === 0) await new Promise((r) => setTimeout(r, 20));
+    const during = await bRequests(10);
+    const afterwards = await job();
+    // The probe means something only if the PDF was still being drawn while B asked.
+    expect(afterwards.state).toBe('running');
+    expect(median(during)).toBeLessThan(baseline + 100);
+    while ((await job()).state === 'running') await new Promise((r) => setTimeout(r, 100));
+    expect(await job()).toMatchObject({ state: 'ready', total: 30_000 });
+  }, 120_000);
+});

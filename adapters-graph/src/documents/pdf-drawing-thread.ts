@@ -1,0 +1,103 @@
+import { existsSync } from 'node:fs';
+import { once } from 'node:events';
+import { createRequire } from 'node:module';
+import { availableParallelism } from 'node:os';
+import type { Writable } from 'node:stream';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { PdfTable } from '@tessera/core/internal';
+import { dejaVuFonts } from './pdf-fonts.js';
+import type { PdfRows } from './pdf-table-renderer.js';
+import type { FromPdfWorker, ToPdfWorker } from './pdf-worker-messages.js';
+
+/**
+ * The drawing thread: compiled JavaScript next to this file, or else (tests, `tsx` hosts) the
+ * TypeScript source through tsx's API, as the SQLite worker pool loads its workers.
+ */
+const newWorker = (): Worker => {
+  const js = new URL('./pdf-worker.js', import.meta.url);
+  if (existsSync(fileURLToPath(js))) return new Worker(js);
+  const tsx = new URL('dist/esm/api/index.mjs', pathToFileURL(createRequire(import.meta.url).resolve('tsx/package.json'))).href;
+  const source = new URL('./pdf-worker.ts', import.meta.url).href;
+  return new Worker(`import(${JSON.stringify(tsx)}).then((m) => m.tsImport(${JSON.stringify(source)}, ${JSON.stringify(import.meta.url)}))`, { eval: true });
+};
+
+/**
+ * PDFs drawn at once in this process; more wait their turn (each drawing keeps a core busy, and a
+ * burst of exports from many users must not start a thread each). A thread is kept for the next
+ * export once it finished one (its start-up and memory are paid once), and does not keep the
+ * process alive.
+ */
+export const PDF_THREADS = Math.max(1, availableParallelism() - 1);
+let running = 0;
+const queue: Array<() => void> = [];
+const idle: Worker[] = [];
+const take = async (): Promise<Worker> => {
+  if (running >= PDF_THREADS) await new Promise<void>((resolve) => queue.push(resolve));
+  running++;
+  const w = idle.pop() ?? newWorker();
+  w.ref();
+  return w;
+};
+/** Gives a thread back: kept when it ended its export cleanly, else stopped. */
+const giveBack = async (w: Worker, clean: boolean): Promise<void> => {
+  w.removeAllListeners('message').removeAllListeners('error').removeAllListeners('exit');
+  if (clean) {
+    w.unref();
+    idle.push(w);
+    // a kept thread that dies later is simply forgotten
+    w.once('exit', () => {
+      const i = idle.indexOf(w);
+      if (i >= 0) idle.splice(i, 1);
+    });
+  } else await w.terminate();
+  running--;
+  queue.shift()?.();
+};
+
+/**
+ * Draws the table on a thread of its own and writes the PDF to `out` (issue 22 item 2: a large
+ * PDF export no longer holds the request thread). Back-pressure end to end: the next page of
+ * rows is read from the store only when the drawing thread asks for it, and it is sent only after
+ * `out` drained, so memory stays flat whatever the number of rows. Resolves when `out` has
+ * finished; rejects when reading the rows or drawing fails (then `out` is left to the caller).
+ */
+export const renderPdfTableOffThread = async (table: PdfTable, rows: PdfRows, totals: () => readonly string[] | undefined, out: Writable): Promise<void> => {
+  const worker = await take();
+  const iterator = rows[Symbol.asyncIterator]();
+  const send = (m: ToPdfWorker): void => worker.postMessage(m);
+  let clean = false;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let failed = false;
+      const fail = (e: unknown): void => {
+        if (failed) return;
+        failed = true;
+        reject(e instanceof Error ? e : new Error(String(e)));
+      };
+      // Set while `out` is full: the next rows are sent only once it drained.
+      let writing: Promise<void> | undefined;
+      worker.on('message', (m: FromPdfWorker) => {
+        if (failed) return;
+        if (out.destroyed) return fail(new Error('the PDF output was closed before the export ended'));
+        if (m.type === 'chunk') {
+          if (!out.write(m.data) && !writing) writing = once(out, 'drain').then(() => (writing = undefined));
+        } else if (m.type === 'want') {
+          void (writing ?? Promise.resolve())
+            .then(() => iterator.next())
+            .then((n) => (n.done ? send({ type: 'end', totals: table.totals ? totals()?.slice() : undefined }) : send({ type: 'rows', rows: n.value.map((r) => [...r]) })))
+            .catch(fail);
+        } else if (m.type === 'done') {
+          clean = true;
+          out.end((e?: Error | null) => (e ? fail(e) : resolve()));
+        } else fail(new Error(`drawing the PDF failed: ${m.message}`));
+      });
+      worker.on('error', fail);
+      worker.on('exit', (code) => fail(new Error(`the PDF drawing thread stopped (exit code ${code})`)));
+      out.once('error', fail);
+      send({ type: 'start', table, fonts: dejaVuFonts() });
+    });
+  } finally {
+    await giveBack(worker, clean);
+  }
+};
