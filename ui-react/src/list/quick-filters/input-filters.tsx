@@ -77,8 +77,12 @@ export const RangeFilter = ({ def, value, onChange, label, describedBy, invalid 
   const range: RangeSelection = value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as RangeSelection) : {};
   const numeric = def.type === 'numericrange';
   const limits = def.type === 'dayrange' ? { min: DAY_MIN, max: DAY_MAX } : {};
+  // Both ends pass on after a pause: each reads the latest range, not the one of its own render.
+  const latest = useRef(range);
+  latest.current = range;
   const set = (end: 'from' | 'to', v: string) => {
-    const next = { ...range, [end]: v === '' ? null : v };
+    const next = { ...latest.current, [end]: v === '' ? null : v };
+    latest.current = next;
     onChange(next.from == null && next.to == null ? null : next);
   };
   const [from, setFrom] = usePausedText(String(range.from ?? ''), (v) => set('from', v));
