@@ -377,7 +377,7 @@ export const de: Record<MessageKey, Message<OneOtherPluralCategory>> = {
   ComingWhatsNextTitle: 'Wie geht es weiter',
   ComingWhatsNext: 'Hier stehen Ihre Nachfassaufgaben: die Datensätze, die Ihre Aufmerksamkeit brauchen, nach Datum, Besitzer und Kategorie.',
   // The What's Next screen (issue 17; spec 002 sections 2 and 4)
-  WhatsNextTitle: 'Wie geht es weiter',
+  WhatsNextTitle: 'Was steht an',
   WhatsNextScheduled: 'Geplant',
   WhatsNextOwner: 'Besitzer',
   WhatsNextEveryOwner: 'Alle Besitzer',
@@ -392,7 +392,7 @@ export const de: Record<MessageKey, Message<OneOtherPluralCategory>> = {
   WhatsNextPageOf: 'Seite {page} von {pages}',
   WhatsNextOpenRule: 'Regel von {name} öffnen',
   WhatsNextSearchOwner: 'Benutzer suchen',
-  WhatsNextFilters: 'Filter für Wie geht es weiter',
+  WhatsNextFilters: 'Filter für Was steht an',
   ComingImport: 'Hier laden Sie Datensätze aus CSV- oder JSON-Dateien: Vorlage herunterladen, Datei hochladen, Zeilen prüfen, dann Datensätze anlegen oder aktualisieren.',
   ComingExport: 'Hier exportieren Sie Datensätze: Entität wählen, Abfrage einrichten und als CSV, PDF oder JSON herunterladen.',
   ComingDashboardTitle: 'Dashboard',
