@@ -38,6 +38,8 @@ export const localizeKey = {
   panel: (entity: string, form: string, panel: string) => `panel.${entity}.${form}.${panel}`,
   formField: (entity: string, form: string, field: string) => `form.${entity}.${form}.${field}`,
   command: (owner: string, command: string) => `command.${owner}.${command}`,
+  /** a dashboard object's label: `dashboard.Sales.sales.winrate` (owner as for the dashboard's own key) */
+  dashboardObject: (owner: string, dashboard: string, object: string) => `dashboard.${owner}.${dashboard}.${object}`,
 } as const;
 
 /**
@@ -153,6 +155,10 @@ const localizeParts = (g: InuViewRecord, owner: string, body: Json, texts: Local
     case 'home': {
       const app = g.appid?.label ?? g.appid?.id ?? '';
       return { ...body, items: mapArray(body.items, (i) => localizeMenuItem(app, i, texts)) };
+    }
+    case 'dashboard': {
+      const app = owner || (g.appid?.label ?? '');
+      return { ...body, objects: mapArray(body.objects, (o) => relabel(o, str(o.name) && localizeKey.dashboardObject(app, g.name, str(o.name)!), texts)) };
     }
     default:
       return body;
