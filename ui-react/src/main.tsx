@@ -62,6 +62,7 @@ const router = createBrowserRouter([
           { path: 'cache', element: later(() => import('./admin/session-list.js'), 'SessionListPage') },
           { path: 'whatsnext', element: later(() => import('./whatsnext/whats-next-screen.js'), 'WhatsNextPage') },
           { path: 'export', element: later(() => import('./export/export-page.js'), 'ExportPage') },
+          { path: 'import', element: later(() => import('./import/import-page.js'), 'ImportPage') },
           { path: 'dashboard/:name', element: later(() => import('./dashboard/dashboard-screen.js'), 'DashboardRoute') },
           // Spec routes whose screens are not built yet say so, rather than 'Page not found'.
           ...COMING_PAGE_PATHS.map((path) => ({ path, element: <NotBuiltPage /> })),

@@ -277,6 +277,11 @@ const ListHead = ({ model, appParam, edit, guard }: { model: ListModel; appParam
             <Icon name="export" /> {t('CmdExport')}
           </button>
         )}
+        {model.canNew.value && entity.type !== 'many' && (
+          <button type="button" className="btn btn-plain" onClick={() => void import('../import/import-dialog.js').then((m) => m.openImportDialog(name, (imported) => imported && void model.load()))}>
+            <Icon name="upload" /> {t('CmdImport')}
+          </button>
+        )}
         <button type="button" className="btn btn-plain icon-only" aria-label={t('CmdRefresh')} title={t('CmdRefresh')} onClick={() => guard(() => void model.load())}>
           <Icon name="refresh" />
         </button>

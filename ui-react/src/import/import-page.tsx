@@ -1,0 +1,31 @@
+import { useSignals } from '@preact/signals-react/runtime';
+import { useEffect } from 'react';
+import { useSearchParams } from 'react-router';
+import { useT } from '../i18n.js';
+import { ImportPanel, useImportModel } from './import-panel.js';
+
+/**
+ * /{appid}/import (spec 002 section 2): the Import screen with the object selector. `?entity=`
+ * chooses the object first (a menu item or a link may name it).
+ */
+export const ImportPage = () => {
+  useSignals();
+  const t = useT();
+  const [params] = useSearchParams();
+  const model = useImportModel();
+  const wanted = params.get('entity');
+  useEffect(() => {
+    if (model && wanted && model.choices.some((e) => e.logicalName === wanted)) model.setEntity(wanted);
+  }, [model, wanted]);
+  if (!model) return <div className="spinner" aria-busy="true" />;
+  return (
+    <div className="screen import-screen">
+      <div className="screen-head">
+        <div className="title-row">
+          <h1 className="screen-title">{t('MenuImport')}</h1>
+        </div>
+      </div>
+      <ImportPanel model={model} />
+    </div>
+  );
+};
