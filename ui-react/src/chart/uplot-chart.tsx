@@ -48,6 +48,8 @@ export type UplotChartProps = {
 
 /** The smallest horizontal room (px) an X label gets; denser labels are thinned out. */
 const LABEL_ROOM = 64;
+/** The widest bar (px): a chart of one or two columns keeps slim bars. */
+const MAX_BAR = 64;
 
 const cssVar = (name: string, fallback: string): string =>
   (typeof document === 'undefined' ? '' : getComputedStyle(document.documentElement).getPropertyValue(name).trim()) || fallback;
@@ -85,14 +87,16 @@ export const UplotChart = ({ type, categories, series, ariaLabel, onPick, picked
     const grid = cssVar('--border', '#dfe3ea');
     const accent = cssVar('--accent-soft', '#eef0ff');
     const k = Math.max(1, series.length);
-    // Grouped bars: each series takes a slice of the column (scale units; column i spans i-0.4..i+0.4).
+    // Grouped bars: each series takes a slice of the column (scale units; column i spans i-0.4..i+0.4),
+    // a bar at most MAX_BAR px wide, centred in its slice.
     const slot = 0.8 / k;
+    const barUnits = (u: uPlot): number => Math.min(slot * 0.9, MAX_BAR / Math.max(1, u.bbox.width / devicePixelRatio / Math.max(1, n)));
     const bars = (s: number) =>
       uPlot.paths.bars?.({
-        size: [1, 64],
+        size: [1, Infinity],
         disp: {
-          x0: { unit: 1, values: (u) => (u.data[0] as number[]).map((x) => x - 0.4 + s * slot) },
-          size: { unit: 1, values: () => [slot * 0.9] },
+          x0: { unit: 1, values: (u) => (u.data[0] as number[]).map((x) => x - 0.4 + s * slot + (slot - barUnits(u)) / 2) },
+          size: { unit: 1, values: (u) => [barUnits(u)] },
           fill: {
             unit: 3,
             values: (u, sidx) => {
@@ -167,11 +171,11 @@ export const UplotChart = ({ type, categories, series, ariaLabel, onPick, picked
             if (!out) return;
             const i = u.cursor.idx;
             if (i === null || i === undefined) {
-              out.hidden = true;
+              out.classList.remove('shown');
               return;
             }
             const cur = live.current;
-            out.hidden = false;
+            out.classList.add('shown');
             out.replaceChildren(
               Object.assign(document.createElement('strong'), { textContent: cur.categories[i] ?? '' }),
               ...cur.series.map((s) => {
@@ -206,7 +210,7 @@ export const UplotChart = ({ type, categories, series, ariaLabel, onPick, picked
   }, [type, n, series, categories, height, theme]);
 
   // A new pick redraws the highlight without rebuilding the plot.
-  useEffect(() => plot.current?.redraw(false), [picked]);
+  useEffect(() => plot.current?.redraw(true, false), [picked]);
 
   const move = (i: number) => {
     const u = plot.current;
@@ -244,6 +248,8 @@ export const UplotChart = ({ type, categories, series, ariaLabel, onPick, picked
           ))}
         </ul>
       )}
+      {/* The hovered or focused column's values, in a row of its own so it never covers the bars. */}
+      <div className="chart-readout" ref={readout} aria-live="polite" />
       <div
         className="chart-plot"
         ref={box}
@@ -253,10 +259,8 @@ export const UplotChart = ({ type, categories, series, ariaLabel, onPick, picked
         aria-describedby={undefined}
         onKeyDown={onKey}
         onBlur={() => setFocus(null)}
-        onMouseLeave={() => readout.current && (readout.current.hidden = true)}
-      >
-        <div className="chart-readout" ref={readout} hidden aria-live="polite" />
-      </div>
+        onMouseLeave={() => readout.current?.classList.remove('shown')}
+      />
       <table className="sr-only">
         <caption>{ariaLabel}</caption>
         <thead>
