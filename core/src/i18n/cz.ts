@@ -183,6 +183,7 @@ export const cz: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   MsgFilterNotNumber: 'Zadejte číslo',
   MsgFilterYearRange: 'Rok musí být mezi {min} a {max}',
   MsgFilterInvalid: 'Tuto hodnotu nelze použít jako filtr',
+  MsgFilterMandatoryGroup: 'Zvolte {filters}, aby se zobrazily záznamy',
   MsgFilterMinimumLength: plural('n', {
     one: 'Napište alespoň {n} znak',
     few: 'Napište alespoň {n} znaky',

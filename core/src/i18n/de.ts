@@ -177,6 +177,7 @@ export const de: Record<MessageKey, Message<OneOtherPluralCategory>> = {
   MsgFilterNotNumber: 'Geben Sie eine Zahl ein',
   MsgFilterYearRange: 'Das Jahr muss zwischen {min} und {max} liegen',
   MsgFilterInvalid: 'Dieser Wert kann nicht als Filter verwendet werden',
+  MsgFilterMandatoryGroup: 'Wählen Sie {filters}, um Datensätze zu sehen',
   MsgFilterMinimumLength: plural('n', { one: 'Geben Sie mindestens {n} Zeichen ein', other: 'Geben Sie mindestens {n} Zeichen ein' }),
   DateToday: 'Heute',
   DateTomorrow: 'Morgen',

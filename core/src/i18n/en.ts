@@ -181,6 +181,7 @@ export const en = {
   MsgFilterNotNumber: 'Enter a number',
   MsgFilterYearRange: 'The year must be between {min} and {max}',
   MsgFilterInvalid: 'This value cannot be used as a filter',
+  MsgFilterMandatoryGroup: 'Choose {filters} to see records',
   MsgFilterMinimumLength: plural('n', { one: 'Type at least {n} character', other: 'Type at least {n} characters' }),
   // Date quick options (spec 001 section 2)
   DateToday: 'Today',

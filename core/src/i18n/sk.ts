@@ -183,6 +183,7 @@ export const sk: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   MsgFilterNotNumber: 'Zadajte číslo',
   MsgFilterYearRange: 'Rok musí byť medzi {min} a {max}',
   MsgFilterInvalid: 'Túto hodnotu nemožno použiť ako filter',
+  MsgFilterMandatoryGroup: 'Zvoľte {filters}, aby sa zobrazili záznamy',
   MsgFilterMinimumLength: plural('n', {
     one: 'Napíšte aspoň {n} znak',
     few: 'Napíšte aspoň {n} znaky',

@@ -1,7 +1,7 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useMemo } from 'react';
 import type { Entity, MessageKey, QuickFilter, QuickFilterSelection } from '../core.js';
-import { DATE_RANGE_OPTIONS, DAY_FILTER_MAX_YEAR, DAY_FILTER_MIN_YEAR, effectiveSelection, filterableColumns, PERSONAL_FILTER_PREFIX, quickFilterErrors, quickFilterOptions, quickFilterProperty } from '../core.js';
+import { DATE_RANGE_OPTIONS, DAY_FILTER_MAX_YEAR, DAY_FILTER_MIN_YEAR, effectiveSelection, filterableColumns, PERSONAL_FILTER_PREFIX, quickFilterErrors, quickFilterOptions, quickFilterProperty, quickFiltersToFetch } from '../core.js';
 import { useT } from '../i18n.js';
 import { caller } from '../state/session.js';
 import { Icon } from '../ui/icons.js';
@@ -159,10 +159,13 @@ export const QuickFilterBar = ({
   useSignals();
   const t = useT();
   const me = caller.value;
-  const errors = useMemo(
-    () => quickFilterErrors(defs, selections, { reference: new Date(), timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, entity, placeholders: { userid: me?.userId } }),
-    [defs, selections, entity, me],
-  );
+  const { errors, missing } = useMemo(() => {
+    const ctx = { reference: new Date(), timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone, entity, placeholders: { userid: me?.userId } };
+    const outcome = quickFiltersToFetch(defs, selections, ctx);
+    // Spec 001 section 2: a mandatory group with no active filter empties the list; the bar says which filters fill it.
+    const groups = outcome._tag === 'Right' && outcome.right._tag === 'NoResults' ? new Set(outcome.right.missingGroups) : new Set<string>();
+    return { errors: quickFilterErrors(defs, selections, ctx), missing: defs.filter((d) => d.mandatoryGroup !== undefined && groups.has(d.mandatoryGroup)) };
+  }, [defs, selections, entity, me]);
   // Personal filters of this list (the rest of defs comes from the metadata).
   const personal = new Set(personalFilters(entity).map((d) => d.name));
   if (defs.length === 0) return null;
@@ -187,6 +190,11 @@ export const QuickFilterBar = ({
         />
       ))}
       <AddFilter entity={entity} defs={defs} columns={columns} />
+      {missing.length > 0 && (
+        <p className="qf-mandatory" role="status">
+          <Icon name="alert" size={16} /> {t('MsgFilterMandatoryGroup', { filters: missing.map((d) => d.label ?? quickFilterProperty(d, entity)?.displayName ?? d.name).join(' / ') })}
+        </p>
+      )}
     </section>
   );
 };

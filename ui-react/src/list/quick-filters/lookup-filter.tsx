@@ -89,7 +89,7 @@ export const LookupFilter = ({ id, targets, value, onChange, label, multiSelect,
   };
   const shown = hits ?? [];
   return (
-    <div className="qf-lookup">
+    <div className="qf-search">
       {targets.length > 1 && (
         <select aria-label={`${label}: ${t('LblEntity')}`} value={target} onChange={(e) => setTarget(e.target.value)}>
           {targets.map((x) => (

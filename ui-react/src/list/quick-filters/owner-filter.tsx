@@ -21,7 +21,7 @@ export const OwnerFilter = ({ def, targets, options, value, onChange, label }: {
   const other = picking || isUserId(value, options);
   const selected = other ? OTHER : typeof value === 'string' || typeof value === 'number' ? String(value) : '';
   return (
-    <div className="qf-owner">
+    <div className="qf-owner-pick">
       <select
         id={`qf-${def.name}`}
         aria-label={label}
