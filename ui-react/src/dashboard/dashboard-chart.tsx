@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import type { Chart, ChartAggregate, ChartGrouping, FieldValue, MessageKey, Property } from '../core.js';
 import { formatValue, locale } from '../format.js';
 import { useT, type T } from '../i18n.js';
@@ -41,6 +41,22 @@ const seriesLabel = (t: T, chart: Chart, props: Map<string, Property>, series: n
   return chart.series.length > 1 ? `${own} · ${by}` : by;
 };
 
+/** The room below the plot's legend: the box's height, followed as the grid area grows or shrinks. */
+const LEGEND_ROOM = 30;
+const MIN_PLOT = 160;
+const useBoxHeight = (): [React.RefObject<HTMLDivElement | null>, number] => {
+  const ref = useRef<HTMLDivElement>(null);
+  const [h, setH] = useState(0);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const ro = new ResizeObserver(() => setH(Math.round(el.clientHeight)));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+  return [ref, h];
+};
+
 const DashboardChart = ({ state, label }: { state: ObjectState & { _tag: 'Chart' }; label: string }) => {
   const t = useT();
   const { chart, data } = state;
@@ -53,15 +69,18 @@ const DashboardChart = ({ state, label }: { state: ObjectState & { _tag: 'Chart'
       series: data.lines.map((l) => ({ label: seriesLabel(t, chart, props, l.series, l.split), color: l.color, values: l.values })),
     };
   }, [state, t]);
+  // The chart fills its grid area (which the other objects of its rows size), at least MIN_PLOT high.
+  const [box, boxHeight] = useBoxHeight();
+  const height = Math.max(MIN_PLOT, boxHeight - (drawn.series.length > 1 ? LEGEND_ROOM : 0));
   if (data.categories.length === 0) return <p className="muted small dash-empty">{t('MsgChartEmpty')}</p>;
   return (
-    <div className="dash-chart">
+    <div className="dash-chart" ref={box}>
       <UplotChart
         type={chart.type}
         categories={drawn.categories}
         series={drawn.series}
         ariaLabel={label}
-        height={220}
+        height={height}
       />
     </div>
   );

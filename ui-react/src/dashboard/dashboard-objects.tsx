@@ -78,7 +78,11 @@ export const ObjectFailed = ({ message }: { message: string }) => {
 };
 
 /** A number (simplechart type number): the first aggregate of its query. */
-export const NumberObject = ({ value, property }: { value: number | null; property?: Property }) => <p className="dash-number">{figureText(value, property)}</p>;
+export const NumberObject = ({ value, property }: { value: number | null; property?: Property }) => (
+  <p className="dash-number" data-value={value ?? ''}>
+    {figureText(value, property)}
+  </p>
+);
 
 /** Spec 000 section 9: a gauge shows the percent of the first value over the second; the arc stops at 100 %. */
 export const GaugeObject = ({ state, label }: { state: ObjectState & { _tag: 'Gauge' }; label: string }) => {
@@ -87,7 +91,7 @@ export const GaugeObject = ({ state, label }: { state: ObjectState & { _tag: 'Ga
   const shown = pct === null ? '–' : new Intl.NumberFormat(locale(), { style: 'percent', maximumFractionDigits: pct < 10 && pct > 0 ? 1 : 0 }).format(pct / 100);
   const arc = pct === null ? 0 : Math.max(0, Math.min(100, pct));
   return (
-    <div className="dash-gauge">
+    <div className="dash-gauge" data-first={state.first ?? ''} data-second={state.second ?? ''}>
       <svg viewBox="0 0 120 68" role="meter" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct === null ? undefined : Math.round(pct * 10) / 10} aria-valuetext={shown}>
         <path className="gauge-track" d="M10 60 A50 50 0 0 1 110 60" pathLength={100} />
         {arc > 0 && <path className="gauge-value" d="M10 60 A50 50 0 0 1 110 60" pathLength={100} strokeDasharray={`${arc} 100`} />}
@@ -125,7 +129,7 @@ export const GridObject = ({ state, appParam }: { state: ObjectState & { _tag: '
             {state.rows.map((r, i) => (
               <tr key={String(r.id ?? i)}>
                 {state.columns.map((c, j) => (
-                  <td key={c} className={props.get(c) && isQuantity(props.get(c)!) ? 'num' : undefined}>
+                  <td key={c} className={props.get(c) && isQuantity(props.get(c)!) ? 'num' : undefined} data-label={header(c)}>
                     {j === 0 && r.id ? <Link to={`/${appParam}/edit/${state.entity}/${String(r.id)}`}>{cell(r, c) || t('MsgUnknownTitle')}</Link> : cell(r, c)}
                   </td>
                 ))}
