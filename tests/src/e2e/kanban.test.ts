@@ -123,6 +123,30 @@ describe('kanban view mode in a real browser (issue 13 section 3)', { timeout: 9
     await context.close();
   });
 
+  it('drags a card with a finger on its handle (touch pointer events)', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, hasTouch: true, locale: 'en-US', timezoneId: 'Europe/Bratislava' });
+    context.setDefaultTimeout(15_000);
+    const page = await context.newPage();
+    await signIn(page, server.url, ORG, ADMIN, PASSWORD);
+    await openBoard(page);
+    const from = cardsIn(page, 'New').first();
+    await from.waitFor();
+    const name = (await from.getAttribute('aria-label')) ?? '';
+    const handle = await from.locator('.kb-handle').boundingBox();
+    const target = await lane(page, 'Qualified').boundingBox();
+    if (!handle || !target) throw new Error('nothing to drag');
+    const cdp = await context.newCDPSession(page);
+    const touch = (type: string, x: number, y: number) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] });
+    const [x0, y0] = [handle.x + handle.width / 2, handle.y + handle.height / 2];
+    const [x1, y1] = [target.x + target.width / 2, target.y + 80];
+    await touch('touchStart', x0, y0);
+    for (let i = 1; i <= 12; i++) await touch('touchMove', x0 + ((x1 - x0) * i) / 12, y0 + ((y1 - y0) * i) / 12);
+    await touch('touchEnd', x1, y1);
+    await poll(() => statusOf(name)).toBe(3);
+    await poll(() => laneOfCard(page, name)).toBe('Qualified');
+    await context.close();
+  });
+
   it('moves a card with the keyboard (Move to): the record changes and the focus stays on the card', async () => {
     const { context, page } = await newPage(browser);
     await signIn(page, server.url, ORG, ADMIN, PASSWORD);
