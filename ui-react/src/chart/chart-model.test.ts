@@ -132,6 +132,23 @@ describe('chart mode (spec 001 sections 2 and 9)', () => {
     expect(chart.pickedIndex.value).toBe(-1);
   });
 
+  it('the pick goes with the chart: when the chart leaves the screen the list is whole again', async () => {
+    const api = new StoreClient([lead, inuView], fullCaller(ME, ['lead', 'inu_view']));
+    for (const s of [1, 2, 2]) await api.update('create', 'lead', { name: `L${s}`, leadsource: s });
+    const list = listModel({ api, entity: () => lead, views: () => viewsOf(lead, [], () => undefined), filters: () => [], caller: () => api.caller, memory: memory() });
+    const chart = chartModel({ api, list, saved: () => savedChartsOf('lead', [bySource], (g) => JSON.parse(g.body)), caller: () => api.caller });
+    stops.push(list.start());
+    const stopChart = chart.start();
+    await settled();
+    chart.pickAt(0);
+    await settled();
+    expect(list.count.value).toBe(1);
+    stopChart();
+    await settled();
+    expect(list.pick.value).toBeNull();
+    expect(list.count.value).toBe(3);
+  });
+
   it('the pickers: Y field and aggregate (only those that apply), X field and grouping, bar or line', async () => {
     const { chart } = await setup([]);
     expect(chart.chart.value).toEqual(defaultChart(lead));

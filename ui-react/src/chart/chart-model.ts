@@ -162,6 +162,8 @@ export const chartModel = ({ api, list, saved: savedOf, caller }: ChartModelOpti
       stop();
       stopSync();
       seq++;
+      // The chart leaves the screen (another view or mode): its pick no longer filters the list.
+      clearPick();
     };
   };
 
