@@ -437,8 +437,6 @@ export const cz: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   WhatsNextFilters: 'Filtry Co dál',
   ComingImport: 'Zde budete načítat záznamy ze souborů CSV nebo JSON: stáhnete šablonu, nahrajete soubor, zkontrolujete řádky a vytvoříte nebo aktualizujete záznamy.',
   ComingExport: 'Zde budete exportovat záznamy: vyberete entitu, nastavíte dotaz a stáhnete je jako CSV, PDF nebo JSON.',
-  ComingDashboardTitle: 'Nástěnka',
-  ComingDashboard: 'Na této stránce budou pohromadě grafy, seznamy a filtry vašich záznamů.',
   ComingCustomTitle: 'Vlastní stránka',
   ComingCustom: 'Zde bude stránka vytvořená pro vaši organizaci.',
   MsgNoRecordsMatchFilters: 'Filtrům neodpovídají žádné {entities}',

@@ -396,8 +396,6 @@ export const de: Record<MessageKey, Message<OneOtherPluralCategory>> = {
   WhatsNextFilters: 'Filter für Was steht an',
   ComingImport: 'Hier laden Sie Datensätze aus CSV- oder JSON-Dateien: Vorlage herunterladen, Datei hochladen, Zeilen prüfen, dann Datensätze anlegen oder aktualisieren.',
   ComingExport: 'Hier exportieren Sie Datensätze: Entität wählen, Abfrage einrichten und als CSV, PDF oder JSON herunterladen.',
-  ComingDashboardTitle: 'Dashboard',
-  ComingDashboard: 'Auf dieser Seite werden Diagramme, Listen und Filter Ihrer Datensätze zusammengestellt.',
   ComingCustomTitle: 'Eigene Seite',
   ComingCustom: 'Hier wird eine für Ihre Organisation erstellte Seite angezeigt.',
   MsgNoRecordsMatchFilters: 'Keine {entities} entsprechen den Filtern',

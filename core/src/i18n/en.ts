@@ -402,8 +402,6 @@ export const en = {
   WhatsNextFilters: "What's Next filters",
   ComingImport: 'Load records from CSV or JSON files here: download a template, upload a file, check the rows, then create or update the records.',
   ComingExport: 'Export records here: pick an entity, set up the query, and download them as CSV, PDF or JSON.',
-  ComingDashboardTitle: 'Dashboard',
-  ComingDashboard: 'Charts, lists and filters of your records will be gathered on this page.',
   ComingCustomTitle: 'Custom page',
   ComingCustom: 'A page made for your organization will be shown here.',
   // An empty list caused by filters (issue 23 item 2)

@@ -442,8 +442,6 @@ export const sk: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   WhatsNextFilters: 'Filtre Čo ďalej',
   ComingImport: 'Tu budete načítavať záznamy zo súborov CSV alebo JSON: stiahnete šablónu, nahráte súbor, skontrolujete riadky a vytvoríte alebo aktualizujete záznamy.',
   ComingExport: 'Tu budete exportovať záznamy: vyberiete entitu, nastavíte dopyt a stiahnete ich ako CSV, PDF alebo JSON.',
-  ComingDashboardTitle: 'Nástenka',
-  ComingDashboard: 'Na tejto stránke budú spolu grafy, zoznamy a filtre vašich záznamov.',
   ComingCustomTitle: 'Vlastná stránka',
   ComingCustom: 'Tu bude stránka vytvorená pre vašu organizáciu.',
   MsgNoRecordsMatchFilters: 'Filtrom nezodpovedajú žiadne {entities}',
