@@ -136,7 +136,7 @@ describe('kanban view mode in a real browser (issue 13 section 3)', { timeout: 9
     const target = await lane(page, 'Qualified').boundingBox();
     if (!handle || !target) throw new Error('nothing to drag');
     const cdp = await context.newCDPSession(page);
-    const touch = (type: string, x: number, y: number) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] });
+    const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', x: number, y: number) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] });
     const [x0, y0] = [handle.x + handle.width / 2, handle.y + handle.height / 2];
     const [x1, y1] = [target.x + target.width / 2, target.y + 80];
     await touch('touchStart', x0, y0);
