@@ -254,6 +254,8 @@ export const chartModel = ({ api, list, saved: savedOf, caller }: ChartModelOpti
     chosen: chosen as ReadonlySignal<string>,
     chart: chart as ReadonlySignal<Chart | null>,
     state: state as ReadonlySignal<ChartState>,
+    /** the entity's fields by name (labels of a saved chart's series and groups) */
+    properties: props,
     fields,
     yProperty,
     xProperty,

@@ -1,16 +1,16 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useId, useMemo } from 'react';
-import type { ChartAggregate, ChartData, ChartGrouping, ChartLine, FieldValue, MessageKey, Property } from '../core.js';
+import type { ChartAggregate, ChartData, ChartGrouping } from '../core.js';
 import { CHART_MAX_GROUPS } from '../core.js';
 import { useApi } from '../api/context.js';
 import { language, useT, type T } from '../i18n.js';
-import { formatValue, locale } from '../format.js';
 import { caller, parsedBody, refreshSession, session } from '../state/session.js';
 import { alertFailure, toast } from '../ui/dialogs.js';
 import { Icon } from '../ui/icons.js';
 import { ListTable } from '../list/list-table.js';
 import type { ViewBodyProps } from '../list/view-bodies.js';
 import { chartModel, savedChartsOf, type ChartModel } from './chart-model.js';
+import { AGGREGATE_LABELS, drawnChart, GROUPING_LABELS } from './chart-labels.js';
 import { UplotChart } from './uplot-chart.js';
 
 /**
@@ -19,54 +19,11 @@ import { UplotChart } from './uplot-chart.js';
  * A bar click filters the list below; the same bar again clears it. Loaded on demand with uPlot.
  */
 
-const AGGREGATE_LABELS: Record<ChartAggregate, MessageKey> = {
-  count: 'ChartAggCount',
-  countdistinct: 'ChartAggCountdistinct',
-  min: 'ChartAggMin',
-  max: 'ChartAggMax',
-  sum: 'ChartAggSum',
-  average: 'ChartAggAverage',
-};
-const GROUPING_LABELS: Record<ChartGrouping, MessageKey> = {
-  column: 'ChartGroupColumn',
-  year: 'ChartGroupYear',
-  quarter: 'ChartGroupQuarter',
-  month: 'ChartGroupMonth',
-  week: 'ChartGroupWeek',
-  day: 'ChartGroupDay',
-};
-
-const COUNTS: ReadonlySet<ChartAggregate> = new Set(['count', 'countdistinct']);
-
-/** An X value as people read it: option and lookup names, dates in the language; an empty group '(empty)'. */
-const categoryLabel = (t: T, p: Property | undefined, method: ChartGrouping, value: unknown): string => {
-  if (value === null || value === undefined || value === '') return t('LblChartEmptyValue');
-  if (method === 'column') return formatValue(p, value as FieldValue) || String(value);
-  const key = String(value);
-  if (method === 'month' && /^\d{4}-\d{2}$/.test(key)) return new Intl.DateTimeFormat(locale(), { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(new Date(`${key}-01T00:00:00Z`));
-  if (method === 'day' && /^\d{4}-\d{2}-\d{2}$/.test(key)) return new Intl.DateTimeFormat(locale(), { dateStyle: 'medium', timeZone: 'UTC' }).format(new Date(`${key}T00:00:00Z`));
-  return key;
-};
-
-/** The categories and series of the answer with their labels (a series: its label, else aggregate and field). */
+/** What the chart model's answer draws as (labels in the language, axes). */
 const drawn = (t: T, m: ChartModel, data: ChartData) => {
   const c = m.chart.value;
   if (!c) return { categories: [], series: [] };
-  const props = new Map(m.fields.value.y.concat(m.fields.value.x).map((p) => [p.logicalName, p]));
-  const x = c.groups[0];
-  const seriesLabel = (l: ChartLine): string => {
-    const s = c.series[l.series];
-    const p = props.get(s.aggregateField);
-    const own = s.label ?? (s.aggregateMethod === 'count' && p?.type === 'Guid' ? t('ChartAggCount') : `${t(AGGREGATE_LABELS[s.aggregateMethod])} (${p?.displayName ?? s.aggregateField})`);
-    if (!l.split) return own;
-    const split = categoryLabel(t, props.get(c.groups[1].field), c.groups[1].method, l.split.value);
-    return c.series.length > 1 ? `${own} · ${split}` : split;
-  };
-  return {
-    categories: data.categories.map((k) => categoryLabel(t, props.get(x.field), x.method, k.value)),
-    // Counts and values (sums, averages...) on their own axes, so neither flattens the other.
-    series: data.lines.map((l) => ({ label: seriesLabel(l), color: l.color, values: l.values, scale: COUNTS.has(c.series[l.series].aggregateMethod) ? 'count' : 'value' })),
-  };
+  return drawnChart(t, c, m.properties.value, data);
 };
 
 const ChartView = (props: ViewBodyProps) => {
