@@ -46,8 +46,11 @@ export type KanbanFieldProblem = { _tag: 'NoField' | 'NotOptionSet'; field: stri
  * The lane field of a view: its `kanbanField`, else `status`; it must be a single-choice option
  * set with options (a multi-select value sits in several lanes at once: no board).
  */
+/** The name of a view's lane field: its `kanbanField`, else `status`. */
+export const kanbanFieldName = (kanbanField: string | undefined): string => kanbanField?.trim() || DEFAULT_KANBAN_FIELD;
+
 export const kanbanFieldOf = (entity: Entity, kanbanField: string | undefined): Either<KanbanFieldProblem, Property> => {
-  const field = kanbanField?.trim() || DEFAULT_KANBAN_FIELD;
+  const field = kanbanFieldName(kanbanField);
   const p = entity.properties.find((x) => x.logicalName === field);
   if (!p || p.secret === true) return left({ _tag: 'NoField', field });
   if (hasFlag(p, 'MultiSelect') || optionsOf(p).length === 0) return left({ _tag: 'NotOptionSet', field });

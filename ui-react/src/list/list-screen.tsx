@@ -3,7 +3,7 @@ import { Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { isRight } from 'fp-ts/lib/Either.js';
 import type { Entity, MessageKey, QuickFilter as QuickFilterT, ViewModeName } from '../core.js';
-import { checkPermissionString, QuickFilter, visibleQuickFilters } from '../core.js';
+import { checkPermissionString, kanbanFieldName, QuickFilter, visibleQuickFilters } from '../core.js';
 import { useApi } from '../api/context.js';
 import { useT } from '../i18n.js';
 import { caller, entityOf, guiObjects, parsedBody, session } from '../state/session.js';
@@ -134,7 +134,7 @@ const EntityList = ({ name }: { name: string }) => {
         </label>
         <SortPicker model={model} guard={guard} filtersOpen={filtersOpen} onToggleFilters={() => setFiltersOpen(!filtersOpen)} />
       </div>
-      <QuickFilterBar defs={[...model.filters.value]} entity={entity} selections={model.selections.value} open={filtersOpen} onChange={(n, v) => guard(() => model.select({ [n]: v }))} columns={model.columns.value.map((c) => c.name)} />
+      <QuickFilterBar defs={model.mode.value === 'kanban' ? model.filters.value.filter((f) => f.propertyName !== kanbanFieldName(view.body.kanbanField)) : [...model.filters.value]} entity={entity} selections={model.selections.value} open={filtersOpen} onChange={(n, v) => guard(() => model.select({ [n]: v }))} columns={model.columns.value.map((c) => c.name)} />
       <ViewBody
         model={model}
         edit={edit}
@@ -146,17 +146,20 @@ const EntityList = ({ name }: { name: string }) => {
           })
         }
       />
-      <div className="list-foot">
-        <span className="muted small" aria-live="polite">
-          {model.rows.value && model.count.value !== null ? t('MsgShowingOf', { shown: model.rows.value.length, count: model.count.value }) : ''}
-          {model.selected.value.size > 0 ? ` · ${t('MsgSelected', { n: model.selected.value.size })}` : ''}
-        </span>
-        {model.more.value && (
-          <button type="button" className="btn btn-plain" onClick={() => guard(model.showMore)} disabled={model.loading.value}>
-            {t('CmdShowMore')}
-          </button>
-        )}
-      </div>
+      {/* A board counts and pages per lane: the list's count and Show more are not its own. */}
+      {model.mode.value !== 'kanban' && (
+        <div className="list-foot">
+          <span className="muted small" aria-live="polite">
+            {model.rows.value && model.count.value !== null ? t('MsgShowingOf', { shown: model.rows.value.length, count: model.count.value }) : ''}
+            {model.selected.value.size > 0 ? ` · ${t('MsgSelected', { n: model.selected.value.size })}` : ''}
+          </span>
+          {model.more.value && (
+            <button type="button" className="btn btn-plain" onClick={() => guard(model.showMore)} disabled={model.loading.value}>
+              {t('CmdShowMore')}
+            </button>
+          )}
+        </div>
+      )}
     </div>
   );
 };
