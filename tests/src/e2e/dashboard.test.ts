@@ -170,6 +170,7 @@ describe('dashboards (issue 13 section 4)', { timeout: 120_000 }, () => {
     const dialog = page.locator('dialog.modal[open]');
     await dialog.waitFor();
     expect(await dialog.textContent()).toContain('Field not found:opportunity.nosuchfield');
+    await shot(page, 'checks-alert');
     await dialog.getByRole('button', { name: 'OK' }).click();
     await poll(() => page.locator('.dash-filter .dash-unsupported').allTextContents()).toEqual(['Unsupported', 'Unsupported']);
     await poll(() => numberValue(page, 'Opportunities')).toBe(await api.count('opportunity'));
