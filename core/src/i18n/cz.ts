@@ -163,6 +163,7 @@ export const cz: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   MsgDashboardEmpty: 'Tato nástěnka zatím nemá žádné objekty.',
   MsgDashboardPartFailed: 'Tuto část se nepodařilo načíst.',
   LblGaugeOf: '{first} z {second}',
+  LblCustomRange: 'Vlastní rozsah',
   LblSelectAll: 'Vybrat všechny řádky',
   LblSelectRow: 'Vybrat řádek',
   LblFilters: 'Filtry',

@@ -157,6 +157,7 @@ export const de: Record<MessageKey, Message<OneOtherPluralCategory>> = {
   MsgDashboardEmpty: 'Dieses Dashboard enthält noch keine Objekte.',
   MsgDashboardPartFailed: 'Dieser Teil konnte nicht geladen werden.',
   LblGaugeOf: '{first} von {second}',
+  LblCustomRange: 'Eigener Zeitraum',
   LblSelectAll: 'Alle Zeilen auswählen',
   LblSelectRow: 'Zeile auswählen',
   LblFilters: 'Filter',

@@ -161,6 +161,7 @@ export const en = {
   MsgDashboardEmpty: 'This dashboard has no objects yet.',
   MsgDashboardPartFailed: 'This part could not be loaded.',
   LblGaugeOf: '{first} of {second}',
+  LblCustomRange: 'Custom range',
   LblSelectAll: 'Select all rows',
   LblSelectRow: 'Select row',
   LblFilters: 'Filters',

@@ -163,6 +163,7 @@ export const sk: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   MsgDashboardEmpty: 'Táto nástenka zatiaľ nemá žiadne objekty.',
   MsgDashboardPartFailed: 'Túto časť sa nepodarilo načítať.',
   LblGaugeOf: '{first} z {second}',
+  LblCustomRange: 'Vlastný rozsah',
   LblSelectAll: 'Vybrať všetky riadky',
   LblSelectRow: 'Vybrať riadok',
   LblFilters: 'Filtre',
