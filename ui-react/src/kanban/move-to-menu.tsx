@@ -1,4 +1,4 @@
-import { forwardRef, useEffect, useId, useRef, useState } from 'react';
+import { forwardRef, useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { useT } from '../i18n.js';
 import { Icon } from '../ui/icons.js';
 
@@ -13,6 +13,8 @@ export const MoveToMenu = forwardRef<HTMLButtonElement, { card: string; targets:
   const t = useT();
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(0);
+  // Opens upward when the board (a scroll box) has no room below the button for the menu.
+  const [up, setUp] = useState(false);
   const own = useRef<HTMLButtonElement | null>(null);
   const menu = useRef<HTMLUListElement | null>(null);
   const wrap = useRef<HTMLDivElement | null>(null);
@@ -28,6 +30,14 @@ export const MoveToMenu = forwardRef<HTMLButtonElement, { card: string; targets:
     setOpen(false);
     if (focusButton) own.current?.focus();
   };
+
+  useLayoutEffect(() => {
+    if (!open) return;
+    const box = own.current?.closest('.kb-lanes')?.getBoundingClientRect();
+    const button = own.current?.getBoundingClientRect();
+    const height = menu.current?.offsetHeight ?? 0;
+    if (box && button) setUp(button.bottom + height + 8 > box.bottom && button.top - height - 8 > box.top);
+  }, [open]);
 
   useEffect(() => {
     if (!open) return;
@@ -90,7 +100,7 @@ export const MoveToMenu = forwardRef<HTMLButtonElement, { card: string; targets:
         <Icon name="chevronDown" size={14} />
       </button>
       {open && (
-        <ul className="kb-menu" role="menu" id={id} ref={menu} aria-label={t('CmdKanbanMoveTo')} onKeyDown={onMenuKey}>
+        <ul className={up ? 'kb-menu kb-menu-up' : 'kb-menu'} role="menu" id={id} ref={menu} aria-label={t('CmdKanbanMoveTo')} onKeyDown={onMenuKey}>
           {targets.map((l, i) => (
             <li key={l.key} role="none">
               <button
