@@ -139,13 +139,38 @@ describe('dashboards (issue 13 section 4)', { timeout: 120_000 }, () => {
     expect(hers.all).toBeLessThan(all.all);
     await poll(() => gaugeValues(page, 'Won vs all').then((g) => [g.first, g.second])).toEqual([hers.won, hers.all]);
     await poll(() => numberValue(page, 'Open pipeline')).toBeCloseTo(hers.open, 2);
+    // A custom range starts as the option chosen before, then narrows by its own days (both included).
+    await page.getByRole('combobox', { name: 'Period' }).selectOption({ label: 'This year' });
+    const herYear = await figures([{ attribute: 'ownerid', operator: 'eq', value: String(nina.id) }, ...thisYear()]);
+    await poll(() => gaugeValues(page, 'Won vs all').then((g) => [g.first, g.second])).toEqual([herYear.won, herYear.all]);
+    await page.getByRole('combobox', { name: 'Period' }).selectOption({ label: 'Custom range' });
+    const y = new Date().getFullYear();
+    expect(await page.getByLabel('Period From').inputValue()).toBe(`${y}-01-01`);
+    expect(await page.getByLabel('Period To').inputValue()).toBe(`${y}-12-31`);
+    await page.getByLabel('Period From').fill(`${y}-06-01`);
+    const fromJune = await figures([{ attribute: 'ownerid', operator: 'eq', value: String(nina.id) }, { attribute: 'estimatedclosedate', operator: 'ge', value: `${y}-06-01` }, thisYear()[1]]);
+    await poll(() => gaugeValues(page, 'Won vs all').then((g) => [g.first, g.second])).toEqual([fromJune.won, fromJune.all]);
+    await poll(() => numberValue(page, 'Open pipeline')).toBeCloseTo(fromJune.open, 2);
     // The invoice grid is of another entity: the opportunity filters do not apply to it.
     const overdue = await api.count('invoice', { conditions: [{ attribute: 'paymentstatus', operator: 'eq', value: 4 }] });
     if (overdue > 0) expect(await part(page, 'Unpaid invoices').locator('.dash-grid-foot').textContent()).toContain(`of ${overdue}`);
     // The selections last for the browser session.
     await page.reload();
-    await poll(() => gaugeValues(page, 'Won vs all').then((g) => [g.first, g.second])).toEqual([hers.won, hers.all]);
+    await poll(() => gaugeValues(page, 'Won vs all').then((g) => [g.first, g.second])).toEqual([fromJune.won, fromJune.all]);
+    expect(await page.getByLabel('Period From').inputValue()).toBe(`${y}-06-01`);
     await shot(page, 'sales-filtered');
+    await context.close();
+  });
+
+  it("a salesperson's dashboard shows the figures of the records she may read (the API's permissions apply)", async () => {
+    const nina = await demoApi(server, 'nina@demo.test');
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, ORG, 'nina@demo.test', PASSWORD);
+    await page.goto(`${server.url}/Sales/dashboard/sales`);
+    const count = async (conditions: Condition[]) => Number((await nina.fetchRecords({ entity: { name: 'opportunity', attributes: [{ attribute: 'id', aggregate: 'count', alias: 'v' }], filter: { type: 'and', conditions } }, page: 1, pageSize: 1 }))[0]?.v ?? 0);
+    const mine = { won: await count([{ attribute: 'outcome', operator: 'eq', value: 2 }, ...thisYear()]), all: await count(thisYear()) };
+    expect(mine.all).toBeLessThan((await figures(thisYear())).all);
+    await poll(() => gaugeValues(page, 'Won vs all').then((g) => [g.first, g.second])).toEqual([mine.won, mine.all]);
     await context.close();
   });
 

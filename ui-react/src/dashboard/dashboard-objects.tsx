@@ -1,12 +1,14 @@
+import { useState } from 'react';
 import { Link } from 'react-router';
 import type { DashboardFilter, DateRangeOption, EntityRecord, FieldValue, MessageKey, Property, QuickFilter, QuickFilterSelection } from '../core.js';
-import { DATE_RANGE_OPTIONS, isQuantity } from '../core.js';
+import { addDays, civilDateOf, civilRange, DATE_RANGE_OPTIONS, formatCivil, isQuantity } from '../core.js';
 import { formatValue, locale, optionsOf } from '../format.js';
 import { useT } from '../i18n.js';
 import { entityOf } from '../state/session.js';
 import { Icon } from '../ui/icons.js';
 import { LookupFilter } from '../list/quick-filters/lookup-filter.js';
 import { OptionsFilter, type ShownOption } from '../list/quick-filters/options-filter.js';
+import { RangeFilter } from '../list/quick-filters/input-filters.js';
 import type { ObjectState } from './dashboard-model.js';
 
 /** The catalogue key of a date option: `this-year` is DateThisYear. */
@@ -25,10 +27,8 @@ export const FilterObject = ({ filter: f, value, onChange }: { filter: Dashboard
     if (f._tag === 'Unsupported') return <span className="dash-unsupported">{t('LblUnsupported')}</span>;
     const def: QuickFilter = { name: id, type: f.kind, propertyName: f.property.logicalName };
     switch (f.kind) {
-      case 'date': {
-        const options: ShownOption[] = DATE_RANGE_OPTIONS.map((o) => ({ value: o, label: t(dateOptionKey(o)) }));
-        return <OptionsFilter def={{ ...def, optionsFormat: 'select' }} options={options} value={value} onChange={onChange} label={label} />;
-      }
+      case 'date':
+        return <DateFilter id={id} def={def} value={value} onChange={onChange} label={label} />;
       case 'options': {
         const options: ShownOption[] = optionsOf(f.property).map((o) => ({ value: o.value, label: o.label, ...(o.color ? { color: o.color } : {}) }));
         return <OptionsFilter def={def} options={options} value={value} onChange={onChange} label={label} />;
@@ -50,6 +50,49 @@ export const FilterObject = ({ filter: f, value, onChange }: { filter: Dashboard
       )}
       {control()}
     </div>
+  );
+};
+
+const CUSTOM = 'custom-range';
+/** The days of a date option as a range with both ends included (today in the browser's time zone). */
+const daysOf = (o: DateRangeOption): { from: string; to: string } => {
+  const r = civilRange(o, civilDateOf(new Date(), Intl.DateTimeFormat().resolvedOptions().timeZone));
+  return { from: formatCivil(r.from), to: formatCivil(addDays(r.to, -1)) };
+};
+const isRange = (v: QuickFilterSelection): boolean => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * A dashboard's date filter: All, the quick filters' date options (today ... previous year), or a
+ * custom range of days (from and to, both included; either may stay open).
+ */
+const DateFilter = ({ id, def, value, onChange, label }: { id: string; def: QuickFilter; value: QuickFilterSelection; onChange: (v: QuickFilterSelection) => void; label: string }) => {
+  const t = useT();
+  const [custom, setCustom] = useState(isRange(value));
+  const shown = custom || isRange(value) ? CUSTOM : typeof value === 'string' ? value : '';
+  return (
+    <>
+      <select
+        id={id}
+        aria-label={label}
+        value={shown}
+        onChange={(e) => {
+          const v = e.target.value;
+          setCustom(v === CUSTOM);
+          // A custom range starts as the option chosen before (this year: 1 January to 31 December).
+          if (v === CUSTOM) onChange(typeof value === 'string' && (DATE_RANGE_OPTIONS as readonly string[]).includes(value) ? daysOf(value as DateRangeOption) : null);
+          else onChange(v === '' ? null : v);
+        }}
+      >
+        <option value="">{t('LblAll')}</option>
+        {DATE_RANGE_OPTIONS.map((o) => (
+          <option key={o} value={o}>
+            {t(dateOptionKey(o))}
+          </option>
+        ))}
+        <option value={CUSTOM}>{t('LblCustomRange')}</option>
+      </select>
+      {shown === CUSTOM && <RangeFilter def={{ ...def, type: 'daterange' }} value={isRange(value) ? value : null} onChange={onChange} label={label} />}
+    </>
   );
 };
 
