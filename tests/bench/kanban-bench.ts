@@ -5,7 +5,10 @@
 //    grouped by status, counted) through KyselyRecordStore, against the same SQL written by hand on raw
 //    better-sqlite3 in the same run. Goal: the store reaches 80% of raw.
 // 2. The whole board as it loads: the counts, then the first page of 25 cards of each lane (5 queries),
-//    through the store. Goal: under 100 ms.
+//    through the store, against the same by hand. Goal: under 100 ms, and 80% of raw. Without an index
+//    on the lane field each lane page scans the table and sorts the lane: an index on (status, name)
+//    makes the five pages 80 times faster (measured by hand: 40 ms to 0.5 ms); the schema generator
+//    does not make one for option sets (docs/ui.md "Kanban").
 // Run: node --import tsx tests/bench/kanban-bench.ts (or npm run bench).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,7 +32,9 @@ import { KyselyRecordStore, KyselySchemaStore, openSqlite, sqliteDdl, sqliteKyse
 
 const RECORDS = 100_000;
 const STATUSES = 5;
-const SECONDS = 2;
+const SECONDS = 4;
+/** A slice of the alternating measurement: long enough for several 50 ms queries (100k rows scanned). */
+const SLICE_MS = 500;
 
 const status: Property = {
   logicalName: 'status',
@@ -117,10 +122,10 @@ const rates = async (a: () => unknown, b: () => unknown): Promise<[number, numbe
   }
   const n = [0, 0];
   const ms = [0, 0];
-  for (let round = 0; round < SECONDS * 4; round++) {
+  for (let round = 0; round < (SECONDS * 1000) / SLICE_MS / 2; round++) {
     for (const [k, run] of [a, b].entries()) {
       const start = performance.now();
-      while (performance.now() - start < 125) {
+      while (performance.now() - start < SLICE_MS) {
         await run();
         n[k]++;
       }
@@ -146,16 +151,27 @@ const loadBoard = async (): Promise<number> => {
   );
   return pages.reduce((s, p) => s + ok(p).records.length, 0);
 };
-if ((await loadBoard()) !== STATUSES * KANBAN_PAGE_SIZE) throw new Error('a lane page is short');
-const times: number[] = [];
+// The same board by hand: the count, then each lane's page with the owner's name (the store reads lookup labels).
+const laneSql = raw.prepare(`SELECT l.id, l.name, l.versionnumber, l.ownerid, l.owneridTarget, u.name AS ownerLabel, l.teamid, l.companyname, l.estimatedvalue, l.status
+  FROM lead l LEFT JOIN systemuser u ON u.id = l.ownerid WHERE l.statecode = ? AND l.status = ? ORDER BY l.name, l.id LIMIT ${KANBAN_PAGE_SIZE + 1}`);
+const rawBoard = (): number => {
+  const lanes = countedLanes(status, rawCounts());
+  return lanes.filter((l) => l.count > 0).reduce((s, l) => s + Math.min(KANBAN_PAGE_SIZE, (laneSql.all(0, l.value) as unknown[]).length), 0);
+};
+if ((await loadBoard()) !== STATUSES * KANBAN_PAGE_SIZE || rawBoard() !== STATUSES * KANBAN_PAGE_SIZE) throw new Error('a lane page is short');
+const times: number[][] = [[], []];
 for (let i = 0; i < 20; i++) {
-  const start = performance.now();
-  await loadBoard();
-  times.push(performance.now() - start);
+  for (const [k, run] of [rawBoard, loadBoard].entries()) {
+    const start = performance.now();
+    await run();
+    times[k].push(performance.now() - start);
+  }
 }
-times.sort((a, b) => a - b);
-const median = times[Math.floor(times.length / 2)];
-line('kanban board load (counts and a page of 25 per lane, 100k records)', median, 'ms median', '< 100 ms', median < 100);
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const [rawMs, storeMs] = times.map(median);
+line('kanban board load raw better-sqlite3 (counts and a page of 25 per lane)', rawMs, 'ms median', 'baseline', true);
+line('kanban board load KyselyRecordStore (counts and a page of 25 per lane, 100k records)', storeMs, 'ms median', '< 100 ms', storeMs < 100);
+line('kanban board load ratio', rawMs / storeMs, 'x raw', '0.80', rawMs / storeMs >= 0.8);
 
 raw.close();
 rmSync(dir, { recursive: true, force: true });
