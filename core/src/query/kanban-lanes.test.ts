@@ -11,6 +11,7 @@ import type { FetchRequest } from './query.js';
 import {
   countedLanes,
   DEFAULT_KANBAN_FIELD,
+  kanbanFieldName,
   kanbanFieldOf,
   LANE_COUNT_KEY,
   laneCardsRequest,
@@ -52,6 +53,7 @@ const lead: Entity = {
 describe('the lane field (spec 001 section 2: default field name status, else the view field)', () => {
   it('is status when the view names none, and the view field otherwise', () => {
     expect(DEFAULT_KANBAN_FIELD).toBe('status');
+    expect([kanbanFieldName(undefined), kanbanFieldName(' '), kanbanFieldName('stage')]).toEqual(['status', 'status', 'stage']);
     const byDefault = kanbanFieldOf(lead, undefined);
     expect(isRight(byDefault) && byDefault.right.logicalName).toBe('status');
     const named = kanbanFieldOf(lead, 'stage');
