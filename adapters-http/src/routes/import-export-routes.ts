@@ -391,6 +391,8 @@ export const importExportRoutes = (deps: ImportExportDeps): Router => {
       const ticket = tickets.get(query.ticket);
       if (!ticket) return sendText(res, 404, 'ERR_NOT_FOUND: no such download link (a link works once, for one minute)');
       tickets.delete(ticket.id);
+      // A download of one person's data: no cache on the way may keep it.
+      res.setHeader('Cache-Control', 'no-store');
       // The ticket stands for its session: the session guard checks that session as it is now.
       req.headers[TOKEN_HEADER] = ticket.token;
       let passed = false;

@@ -46,6 +46,7 @@ describe('export download links (issue 17 Export)', () => {
     const file = await download(link);
     expect(file.status).toBe(200);
     expect(file.headers.get('content-disposition')).toMatch(/^attachment; filename="Accounts.csv"/);
+    expect(file.headers.get('cache-control')).toBe('no-store');
     const streamed = await (await api.post('export', { query, format: 'csv' })).text();
     expect(await file.text()).toBe(streamed);
     const again = await download(link);

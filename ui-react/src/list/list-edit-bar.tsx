@@ -58,7 +58,10 @@ export const EditBar = ({ model, edit }: { model: ListModel; edit: ListEditModel
   };
 
   const discard = async () => {
-    if (await confirmDialog(t('MsgLeaveEditing'), t('CmdDiscardChanges'), t('CmdCancel'), true)) edit.discard();
+    if (!(await confirmDialog(t('MsgLeaveEditing'), t('CmdDiscardChanges'), t('CmdCancel'), true))) return;
+    edit.discard();
+    // Changes of others were not shown while edits waited.
+    void model.load();
   };
 
   const needRows = (action: () => void) =>

@@ -94,6 +94,14 @@ const EntityList = ({ name }: { name: string }) => {
     [model],
   );
   useEffect(() => edit.start(), [edit]);
+  // A change on the server reloads the list (the page keeps its grown size), except while edits wait:
+  // rows would move under the user's hands (the save reloads, and Discard does).
+  useEffect(() => {
+    const ev = objectChangedEvent(name);
+    const changed = () => !edit.dirty.value && model.serverChanged();
+    window.addEventListener(ev, changed);
+    return () => window.removeEventListener(ev, changed);
+  }, [name, model, edit]);
   // Meta or Alt plus E enters super edit (spec 001 section 1) for users with system user level 3.
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => editShortcut(e, edit);
@@ -104,12 +112,6 @@ const EntityList = ({ name }: { name: string }) => {
   const guard: Guard = (action) => (edit.dirty.value ? notAvailableWhileEditing(t) : action());
   const leaving = useRef(false);
 
-  // A change on the server reloads the list (the page keeps its grown size).
-  useEffect(() => {
-    const ev = objectChangedEvent(name);
-    window.addEventListener(ev, model.serverChanged);
-    return () => window.removeEventListener(ev, model.serverChanged);
-  }, [name, model]);
 
   const [search, setSearch] = useState('');
   useEffect(() => {
