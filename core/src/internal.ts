@@ -83,6 +83,9 @@ export * from './dates/zoned.js';
 export * from './dates/date-range.js';
 /** calendarFetchWindow and calendarWindowConditions: first of the month -10 / +40 days as end ge / start le conditions. */
 export * from './dates/calendar-window.js';
+/** Calendar (view mode 2): daysShown / stepDate (Monday weeks), 15-minute slots, movedSpan / resizedSpan (snapped), overlapColumns; eventOf, eventColor, calendarRequest, mayMoveEvent. */
+export * from './dates/calendar-grid.js';
+export * from './dates/calendar-events.js';
 /** Quick filters to query conditions: quickFilterToFragment, quickFiltersToFetch (mandatory groups), effectiveSelection (mustSelect), minimumLength. */
 export * from './query/quick-filters.js';
 export * from './query/quick-filter-options.js';
