@@ -195,6 +195,15 @@ describe('Export (issue 17)', { timeout: 120_000 }, () => {
     await page.locator('.export-entity-btn').first().click();
     await dialog(page).getByRole('button', { name: 'Stiahnuť' }).waitFor();
     await shot(page, 'export-dialog-360-dark-sk');
+    await dialog(page).getByRole('button', { name: 'Zrušiť' }).click();
+    await poll(() => dialog(page).count()).toBe(0);
+    await page.getByRole('button', { name: 'Profil' }).click();
+    await page.getByRole('button', { name: 'Zmeniť heslo' }).click();
+    const d = page.locator('dialog#changePasswordDialog');
+    await d.getByLabel('Nové heslo').fill('one-password-1');
+    await d.getByLabel('Potvrdenie hesla').fill('another-password-1');
+    await d.getByText('Heslá sa nezhodujú.').waitFor();
+    await shot(page, 'change-password-360-dark-sk');
     await context.close();
   });
 });
