@@ -158,6 +158,8 @@ export const importExportRoutes = (deps: ImportExportDeps): Router => {
       else running.set(key, left);
     };
   };
+  /** Whether the user may start one more export now (asked by a download link, which starts it later). */
+  const hasExportTurn = (org: string, userId: string): boolean => (running.get(`${org}\u0000${userId}`) ?? 0) < (deps.exportsPerUser ?? EXPORTS_PER_USER);
   const sendTooManyExports = (res: Response): void => {
     res.setHeader('Retry-After', '10');
     sendText(res, 429, `ERR_TOO_MANY_REQUESTS: at most ${deps.exportsPerUser ?? EXPORTS_PER_USER} exports of one user at once`);
@@ -381,6 +383,7 @@ export const importExportRoutes = (deps: ImportExportDeps): Router => {
         return sendAnswer(res, API.exportLink, linkOf(issueTicket(s, { job: job.id }), job.fileName));
       }
       // Checked now, so that a refused export is an answer here and not a failed download.
+      if (!hasExportTurn(s.tenant.name, s.caller.userId)) return sendTooManyExports(res);
       const prepared = await prepareExport(s.tenant, s.caller, body, false);
       if (isLeft(prepared)) return sendDomainError(res, prepared.left);
       sendAnswer(res, API.exportLink, linkOf(issueTicket(s, { body }), prepared.right.fileName));

@@ -77,6 +77,22 @@ describe('export download links (issue 17 Export)', () => {
     expect(noSession.status).toBe(401);
   });
 
+  it('a user who runs the most exports at once gets 429 for a link too (the dialog says so rather than the browser failing a download)', async () => {
+    const many = Array.from({ length: 3000 }, (_, i) => ({ operation: 'create', name: 'contact', object: { lastname: `Busy ${i}` } }));
+    for (let i = 0; i < many.length; i += 1000) expect((await api.post('executemultiple', { records: many.slice(i, i + 1000), atomic: true })).status).toBe(200);
+    const slow = { query: { entity: { name: 'contact', attributes: [{ attribute: 'lastname' }], filter: { conditions: [{ attribute: 'lastname', operator: 'like', value: 'Busy %' }] } } }, format: 'pdf' };
+    const jobs = await Promise.all([0, 1].map(async () => (await (await api.post('export/start', slow)).json()) as Job));
+    const refused = await api.post('export/link', { query, format: 'csv' });
+    expect(refused.status).toBe(429);
+    expect(await refused.text()).toMatch(/^ERR_TOO_MANY_REQUESTS: /);
+    for (const j of jobs)
+      for (let i = 0; i < 400; i++) {
+        if (((await (await api.get(`export/job?id=${j.id}`)).json()) as Job).state !== 'running') break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    expect((await api.post('export/link', { query, format: 'csv' })).status).toBe(200);
+  });
+
   it('an unknown, missing or expired ticket is not found; a ticket whose session ended is 401', async () => {
     expect((await fetch(`${h.url}/api/export/file?ticket=nope`)).status).toBe(404);
     const missing = await fetch(`${h.url}/api/export/file`);
