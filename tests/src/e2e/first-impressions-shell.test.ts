@@ -192,9 +192,9 @@ describe('first impressions: the shell and the lists (issue 23)', { timeout: 90_
       await page.locator('input[type="search"]').first().fill('zz no such account');
       await poll(() => emptyCell(page).textContent()).toBe(options.lang === 'sk' ? 'Filtrom nezodpovedajú žiadne firmy · Zobraziť všetko' : 'No accounts match the filters · Show all');
       await screenshot(page, `issue23-empty-by-filter-${name}`);
-      await page.goto(`${server.url}/Customize/customizemetadata`);
+      await page.goto(`${server.url}/Sales/custom/1`);
       await page.locator('.coming-page').waitFor();
-      await screenshot(page, `issue23-coming-metadata-${name}`);
+      await screenshot(page, `issue23-coming-custom-${name}`);
       if (width < 500) {
         // The menu drawer of a phone, with the marked items.
         await page.locator('button[aria-controls="side-nav"]').click();
