@@ -100,14 +100,16 @@ export type FollowUp = {
   readonly init?: Record<string, unknown>;
 };
 
-/** Newest first (createdon descending; a record without one last), then by entity and id for a stable page. */
-export const compareFollowUps = (a: FollowUp, b: FollowUp): number => {
-  const ta = a.createdon === null ? -Infinity : Date.parse(a.createdon);
-  const tb = b.createdon === null ? -Infinity : Date.parse(b.createdon);
-  if (ta !== tb) return tb - ta;
-  if (a.objectName !== b.objectName) return a.objectName < b.objectName ? -1 : 1;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+const instantOf = (f: FollowUp): number => (f.createdon === null ? -Infinity : Date.parse(f.createdon));
+/** The order of two follow-ups with their instants read once (a sort of thousands compares each many times). */
+const compareKeyed = (a: { f: FollowUp; at: number }, b: { f: FollowUp; at: number }): number => {
+  if (a.at !== b.at) return b.at > a.at ? 1 : -1;
+  if (a.f.objectName !== b.f.objectName) return a.f.objectName < b.f.objectName ? -1 : 1;
+  return a.f.id < b.f.id ? -1 : a.f.id > b.f.id ? 1 : 0;
 };
+
+/** Newest first (createdon descending; a record without one last), then by entity and id for a stable page. */
+export const compareFollowUps = (a: FollowUp, b: FollowUp): number => compareKeyed({ f: a, at: instantOf(a) }, { f: b, at: instantOf(b) });
 
 /**
  * How rules combine (docs/whats-next.md): the union of what each rule lists, a record once (the
@@ -126,7 +128,10 @@ export const combineFollowUps = (perRule: ReadonlyArray<readonly FollowUp[]>): F
       }
       out.push(f);
     }
-  return out.sort(compareFollowUps);
+  return out
+    .map((f) => ({ f, at: instantOf(f) }))
+    .sort(compareKeyed)
+    .map((x) => x.f);
 };
 
 /** The entity types present in the follow-ups, in name order: the category filter's choices. */
