@@ -49,7 +49,7 @@ export const useImportModel = (fixedEntity?: string): ImportModel | null => {
             download: saveText,
           })
         : null,
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // Made once per signed-in screen: a refreshed context must not end an import under way.
     [s === null, fixedEntity, api],
   );
   useEffect(() => () => model?.dispose(), [model]);
@@ -237,7 +237,7 @@ const ImportState = ({ model, onPick }: { model: ImportModel; onPick: () => void
         <div className={`import-outcome${o.errors > 0 || o.fatal ? ' has-errors' : ''}`} role="alert">
           <p className="import-outcome-head">{first}</p>
           {rest.length > 0 && (
-            <ul className="import-lines">
+            <ul className="import-lines import-outcome-lines">
               {rest.map((l, i) => (
                 <li key={i}>{l}</li>
               ))}
@@ -294,7 +294,7 @@ const ImportPreviewView = ({ model, fileLine, wrong }: { model: ImportModel; fil
       )}
       <dl className="import-counts" aria-label={t('LblImportRows')}>
         {counts.map(([label, n, kind]) => (
-          <div key={kind} className={`import-count import-count-${kind}`}>
+          <div key={kind} className={`import-count import-count-${kind}${n > 0 ? ' nonzero' : ''}`}>
             <dt>{t(label)}</dt>
             <dd>{n}</dd>
           </div>
@@ -312,7 +312,7 @@ const ImportPreviewView = ({ model, fileLine, wrong }: { model: ImportModel; fil
       )}
       {p.rowsShown.length > 0 && (
         <>
-          <p className="muted small">{t('MsgImportSample', { n: p.rowsShown.length, total: p.rows })}</p>
+          <p className="muted small import-sample-note">{t('MsgImportSample', { n: p.rowsShown.length, total: p.rows })}</p>
           <div className="import-grid-wrap" tabIndex={0} role="region" aria-label={t('MsgImportSample', { n: p.rowsShown.length, total: p.rows })}>
             <table className="import-grid">
               <thead>
