@@ -82,7 +82,7 @@ describe('dashboards (issue 13 section 4)', { timeout: 120_000 }, () => {
     // The label, and both filters: Period on "This year" (its initialValue), Owner empty.
     await page.getByRole('heading', { name: 'Sales overview', level: 2 }).waitFor();
     expect(await page.getByRole('combobox', { name: 'Period' }).inputValue()).toBe('this-year');
-    await page.getByRole('combobox', { name: 'Owner' }).waitFor();
+    expect(await page.getByRole('combobox', { name: 'Owner', exact: true }).inputValue()).toBe('');
 
     const expected = await figures(thisYear());
     expect(expected.all).toBeGreaterThan(0);
@@ -132,8 +132,13 @@ describe('dashboards (issue 13 section 4)', { timeout: 120_000 }, () => {
     await poll(() => gaugeValues(page, 'Won vs all').then((g) => [g.first, g.second])).toEqual([all.won, all.all]);
     await poll(() => numberValue(page, 'Open pipeline')).toBeCloseTo(all.open, 2);
 
+    // Owner: Mine is the user's own records ({{userid}}), Other user… picks one by search.
+    await page.getByRole('combobox', { name: 'Owner', exact: true }).selectOption({ label: 'Mine' });
+    const mine = await figures([{ attribute: 'ownerid', operator: 'eq', value: api.userId }]);
+    await poll(() => gaugeValues(page, 'Won vs all').then((g) => [g.first, g.second])).toEqual([mine.won, mine.all]);
     const nina = await api.byName('systemuser', 'Nina North');
-    await page.getByRole('combobox', { name: 'Owner' }).fill('Nina');
+    await page.getByRole('combobox', { name: 'Owner', exact: true }).selectOption({ label: 'Other user…' });
+    await page.getByRole('combobox', { name: 'Owner: Other user…' }).fill('Nina');
     await page.getByRole('option', { name: /Nina North/ }).click();
     const hers = await figures([{ attribute: 'ownerid', operator: 'eq', value: String(nina.id) }]);
     expect(hers.all).toBeLessThan(all.all);

@@ -9,6 +9,7 @@ import { Icon } from '../ui/icons.js';
 import { LookupFilter } from '../list/quick-filters/lookup-filter.js';
 import { OptionsFilter, type ShownOption } from '../list/quick-filters/options-filter.js';
 import { RangeFilter } from '../list/quick-filters/input-filters.js';
+import { OwnerFilter } from '../list/quick-filters/owner-filter.js';
 import type { ObjectState } from './dashboard-model.js';
 
 /** The catalogue key of a date option: `this-year` is DateThisYear. */
@@ -34,12 +35,15 @@ export const FilterObject = ({ filter: f, value, onChange }: { filter: Dashboard
         return <OptionsFilter def={def} options={options} value={value} onChange={onChange} label={label} />;
       }
       case 'lookup':
+        // A lookup to users is picked as the lists' owner filter is: All, Mine ({{userid}}) or another user.
+        if ((f.property.targets ?? []).includes('systemuser'))
+          return <OwnerFilter def={{ ...def, type: 'owner' }} targets={['systemuser']} options={[{ value: '{{userid}}', label: t('LblMine') }]} value={value} onChange={onChange} label={label} />;
         return <LookupFilter id={id} targets={f.property.targets ?? []} value={value} onChange={onChange} label={label} />;
     }
   };
   return (
     <div className="qf dash-filter">
-      {f._tag === 'Supported' && f.kind === 'lookup' ? (
+      {f._tag === 'Supported' && f.kind === 'lookup' && !(f.property.targets ?? []).includes('systemuser') ? (
         <label className="qf-label" htmlFor={id}>
           {label}
         </label>
