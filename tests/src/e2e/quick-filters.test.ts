@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import * as E from 'fp-ts/lib/Either.js';
 import { quickFilterToFragment, type Entity, type Filter, type QuickFilter } from '@tessera/core/internal';
-import { ROOT, buildUi, demoApi, launchBrowser, newPage, signIn, startServer, type DemoApi, type Server } from './harness.js';
+import { ROOT, buildUi, demoApi, launchBrowser, newPage, signIn as harnessSignIn, startServer, type DemoApi, type Server } from './harness.js';
 
 /**
  * Issue 13 section 2 in chromium against `tessera demo`: every quick-filter type of the demo's
@@ -61,6 +61,15 @@ const listCount = async (page: Page): Promise<number | null> => {
 const bar = (page: Page) => page.locator('#quick-filters');
 const filterBox = (page: Page, name: string) => bar(page).locator(`[data-filter="${name}"]`);
 
+/** Signs in; once more when the login page does not come (the shared dist may be rebuilt by another run meanwhile). */
+const signIn = async (page: Page, url: string, org: string, email: string, password: string) => {
+  try {
+    await harnessSignIn(page, url, org, email, password);
+  } catch {
+    await shot(page, `sign-in-retried-${Date.now()}`);
+    await harnessSignIn(page, url, org, email, password);
+  }
+};
 /**
  * Waits for a part of the screen; once reloads the page when it does not come (other helpers'
  * e2e runs rebuild the shared ui-react/dist, so a page may have asked for a bundle just replaced).
