@@ -6,7 +6,8 @@ import type { Dashboard, DashboardObject } from '../metadata/view.js';
 import { InMemoryRecordStore } from '../store/in-memory-record-store.js';
 import { packMask } from '../permissions/mask.js';
 import type { Caller } from '../permissions/types.js';
-import { demoPack } from '../packs/packs.js';
+import { demoPack, systemPack } from '../packs/packs.js';
+import { validateQuery } from './validate-query.js';
 import { Dashboard as DashboardCodec } from '../metadata/view.js';
 import {
   DEFAULT_GRID_ROWS,
@@ -327,5 +328,27 @@ describe('objects given by reference and the demo Sales dashboard', () => {
     expect(winrate?.query).toBeDefined();
     const g = dashboardObjectQuery(winrate!, ctxOf(filters, { period: 'this-year' }));
     expect(E.isRight(g) && g.right._tag).toBe('Gauge');
+  });
+
+  it("every query of the demo's Sales dashboard is valid against the demo's metadata, with and without its filters", () => {
+    const pack = demoPack();
+    const d = DashboardCodec.decode((pack.views ?? []).find((v) => v.kind === 'dashboard' && v.name === 'sales')?.body);
+    if (E.isLeft(d)) throw new Error('the Sales dashboard does not decode');
+    const all = [...(systemPack().entities ?? []), ...pack.entities];
+    const byName = new Map(all.map((e) => [e.logicalName, e]));
+    const filters = d.right.objects.filter((o) => o.kind === 'filter').map((o) => dashboardFilterOf(o, (n) => byName.get(n)));
+    for (const selections of [{}, { period: 'this-year', owner: '00000000-0000-4000-8000-000000000001' }]) {
+      const requests = d.right.objects.flatMap((o) => {
+        const q = dashboardObjectQuery(o, ctxOf(filters, selections));
+        if (E.isLeft(q)) throw new Error(`${o.name}: ${q.left.message}`);
+        const p = q.right;
+        return p._tag === 'Gauge' ? [p.first.request, p.second.request] : p._tag === 'None' ? [] : [p.request];
+      });
+      expect(requests).toHaveLength(5);
+      for (const r of requests) {
+        const v = validateQuery(r, (n) => byName.get(n));
+        expect(E.isRight(v) ? 'ok' : v.left.message, JSON.stringify(r.entity).slice(0, 120)).toBe('ok');
+      }
+    }
   });
 });
