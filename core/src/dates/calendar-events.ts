@@ -47,12 +47,12 @@ export const eventColor = (type: string | undefined, status: string | undefined)
 };
 
 /** The calendar fields of a view: start and end (defaults scheduledstart / scheduledend), the optional group lookup. */
-export type CalendarFields = { start: string; end: string; group?: string };
+export type CalendarFields = { _tag?: 'Fields'; start: string; end: string; group?: string };
 
 export type CalendarFieldProblem = { _tag: 'MissingField'; field: string };
 
 /** The view's calendar fields, checked against the entity (the start and end must be dates; the group a lookup). */
-export const calendarFieldsOf = (entity: Entity, view: Pick<ListView, 'calendarStartField' | 'calendarEndField' | 'calendarGroupField'> | undefined): CalendarFields | CalendarFieldProblem => {
+export const calendarFieldsOf = (entity: Entity, view: Pick<ListView, 'calendarStartField' | 'calendarEndField' | 'calendarGroupField'> | undefined): (CalendarFields & { _tag: 'Fields' }) | CalendarFieldProblem => {
   const props = new Map(entity.properties.map((p) => [p.logicalName, p]));
   const start = view?.calendarStartField ?? 'scheduledstart';
   const end = view?.calendarEndField ?? 'scheduledend';
@@ -62,7 +62,7 @@ export const calendarFieldsOf = (entity: Entity, view: Pick<ListView, 'calendarS
   }
   const g = view?.calendarGroupField;
   const group = g && props.get(g)?.type === 'Lookup' ? g : undefined;
-  return { start, end, ...(group ? { group } : {}) };
+  return { _tag: 'Fields', start, end, ...(group ? { group } : {}) };
 };
 
 /** The type and status fields the colour rule reads: fields named `type` and `status` (their option labels). */

@@ -19,6 +19,7 @@ export type ViewBodyProps = {
  */
 export const VIEW_BODIES: Partial<Record<ViewModeName, LazyExoticComponent<ComponentType<ViewBodyProps>>>> = {
   chart: lazy(() => import('../chart/chart-view.js')),
+  calendar: lazy(() => import('../calendar/calendar-view.js')),
   kanban: lazy(() => import('../kanban/kanban-board.js')),
 };
 
