@@ -35,35 +35,40 @@ try {
   await page.getByLabel('Create New').check();
   const text = csv();
   console.log(`# ${ROWS} rows, ${(Buffer.byteLength(text) / 1024 / 1024).toFixed(1)} MB, 10 columns, Create New`);
-  // Main-thread tasks longer than 50 ms while the worker parses: the page's responsiveness.
+  // Main-thread tasks longer than 50 ms from the moment the page has the file (the input's change
+  // event; playwright's own hand-over of 12 MB to the input is not the page's work) to the preview.
   await page.evaluate(() => {
-    const w = window as unknown as { longTasks: number[] };
+    const w = window as unknown as { longTasks: Array<[number, number]>; changeAt: number };
     w.longTasks = [];
-    new PerformanceObserver((l) => l.getEntries().forEach((e) => w.longTasks.push(e.duration))).observe({ type: 'longtask', buffered: false });
+    w.changeAt = Infinity;
+    document.addEventListener('change', () => (w.changeAt = performance.now()), true);
+    new PerformanceObserver((l) => l.getEntries().forEach((e) => w.longTasks.push([e.startTime, e.duration]))).observe({ type: 'longtask', buffered: false });
   });
-  const started = Date.now();
   await page.locator('.import-panel input[type=file]').setInputFiles({ name: 'bench.csv', mimeType: 'text/csv', buffer: Buffer.from(text, 'utf8') });
   await page.locator(`.import-count-rows dd:text-is("${ROWS}")`).waitFor();
-  const wall = Date.now() - started;
+  const shownAt = await page.evaluate(() => performance.now());
   const parseMs = Number(await page.locator('.import-preview').getAttribute('data-parse-ms'));
-  const longTasks = await page.evaluate(() => (window as unknown as { longTasks: number[] }).longTasks);
+  const { changeAt, longTasks } = await page.evaluate(() => {
+    const w = window as unknown as { longTasks: Array<[number, number]>; changeAt: number };
+    return { changeAt: w.changeAt, longTasks: w.longTasks };
+  });
+  const during = longTasks.filter(([start]) => start >= changeAt).map(([, d]) => d);
   line('import-screen-worker-parse-100k', parseMs, 'ms', 3000);
-  console.log(`# from the file given to the page to the preview drawn: ${wall} ms; main-thread tasks over 50 ms meanwhile: ${longTasks.length} (longest ${Math.round(Math.max(0, ...longTasks))} ms)`);
+  console.log(`# from the file chosen (change event) to the preview drawn: ${Math.round(shownAt - changeAt)} ms; main-thread tasks over 50 ms meanwhile: ${during.length} (longest ${Math.round(Math.max(0, ...during))} ms)`);
 
   const counts = await page.locator('.import-counts').innerText();
   const fatal = await page.locator('.import-preview .import-error').allTextContents();
   const firstProblems = await page.locator('.import-grid tbody tr').first().locator('.import-problems').innerText();
   if (firstProblems) console.log(`# first row's problems: ${firstProblems}`);
   console.log(`# preview: ${counts.replace(/\s+/g, ' ')}${fatal.length ? `; ${fatal.join(' ')}` : ''}`);
-  const before = await admin.count('contact');
   const t0 = Date.now();
   await page.getByRole('toolbar', { name: 'Import' }).getByRole('button', { name: 'Import', exact: true }).click({ timeout: 10_000 });
   await page.locator('dialog[aria-describedby="app-dialog-message"]').getByRole('button', { name: 'Import', exact: true }).click();
   await page.locator('.import-outcome').waitFor();
   const seconds = (Date.now() - t0) / 1000;
   const outcome = await page.locator('.import-outcome-head').textContent();
-  const after = await admin.count('contact');
-  if (after - before !== ROWS) throw new Error(`expected ${ROWS} new contacts, got ${after - before} (${outcome})`);
+  if (outcome !== `Imported: ${ROWS} records`) throw new Error(`unexpected result: ${outcome}`);
+  await admin.byName('contact', `Bench ${ROWS - 1}`); // the last row is there (counts are capped at 50,000)
   // Goal: the CLI's own import of 100k rows takes about 6 s (docs/api.md); through the page, as
   // 100 atomic HTTP batches of 1000 rows, within ten times that.
   line('import-screen-end-to-end-100k', seconds, 's', 60);
