@@ -48,7 +48,7 @@ describe('event colour (spec 001 section 2)', () => {
 describe('records as events', () => {
   const record = {
     id: 'a1',
-    versionnumber: 7,
+    versionnumber: '7',
     name: 'Kick-off',
     scheduledstart: '2024-03-13T08:00:00Z',
     scheduledend: '2024-03-13T09:30:00Z',
@@ -71,7 +71,7 @@ describe('records as events', () => {
       status: 'Canceled',
       group: 'u1',
       groupLabel: 'Anna',
-      version: 7,
+      version: '7',
     });
   });
 

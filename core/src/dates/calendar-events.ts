@@ -33,8 +33,8 @@ export type CalendarEvent = {
   groupLabel?: string;
   /** where the event comes from: a record, or a cloud calendar (never editable) */
   source: 'record' | 'cloud';
-  /** the record's version, sent with a move (the version check) */
-  version?: number;
+  /** the record's version as read (the wire sends it as a string), sent with a move: the version check */
+  version?: string | number;
 };
 
 export type EventColor = 'red' | 'grey' | 'blue';
@@ -149,7 +149,7 @@ export const eventOf = (record: EntityRecord, entity: Entity, fields: CalendarFi
   const status = optionLabel(props.get(STATUS_FIELD), record[STATUS_FIELD]);
   const g = fields.group ? record[fields.group] : undefined;
   const id = String(record[primaryKeyOf(entity)] ?? record.id ?? '');
-  const version = typeof record.versionnumber === 'number' ? record.versionnumber : undefined;
+  const version = typeof record.versionnumber === 'number' || typeof record.versionnumber === 'string' ? record.versionnumber : undefined;
   return {
     id,
     start,

@@ -513,7 +513,7 @@ const TimeGrid = ({
   // A column per day, or per day and shown group when the view groups (a day header per group).
   const lanes = groups && groups.length > 0 ? groups : [null];
   const hours = Array.from({ length: 24 }, (_, h) => h);
-  const hourFmt = new Intl.DateTimeFormat(locale(), { hour: '2-digit', minute: '2-digit', timeZone: 'UTC' });
+  const hourFmt = new Intl.DateTimeFormat(locale(), { hour: 'numeric', timeZone: 'UTC' });
   return (
     <div className={`cal-grid cal-days-${days.length}${lanes.length > 1 ? ' cal-grouped' : ''}`} style={{ ['--cal-cols' as string]: days.length * lanes.length, ['--cal-row' as string]: `${ROW_PX}px` }}>
       <div className="cal-grid-head">
