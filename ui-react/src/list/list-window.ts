@@ -74,7 +74,11 @@ export const useRowWindow = (
     measure();
     window.addEventListener('scroll', schedule, { passive: true });
     window.addEventListener('resize', schedule);
+    // Rows change height without a scroll (edit mode's editors, a row's error line): measure again.
+    const resized = typeof ResizeObserver === 'undefined' ? undefined : new ResizeObserver(schedule);
+    if (body.current) resized?.observe(body.current);
     return () => {
+      resized?.disconnect();
       window.removeEventListener('scroll', schedule);
       window.removeEventListener('resize', schedule);
       if (frame) cancelAnimationFrame(frame);
