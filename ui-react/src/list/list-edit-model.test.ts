@@ -175,6 +175,19 @@ describe('list edit model (issue 13 section 1: editing in the list)', () => {
     expect(api.batches).toHaveLength(0);
   });
 
+  it('after a save the reload shows as many rows as were shown, new rows included (spec 001 section 2: the page size grows)', async () => {
+    const { list, edit } = await setup(50);
+    expect(list.rows.value).toHaveLength(50);
+    const a = edit.add();
+    edit.setValue(a, 'name', 'Zz 1');
+    const b = edit.add();
+    edit.setValue(b, 'name', 'Zz 2');
+    expect((await edit.save())._tag).toBe('Saved');
+    await settled();
+    expect(list.pageSize.value).toBe(52);
+    expect(list.rows.value).toHaveLength(52);
+  });
+
   it('ERR_8001 on a row goes through the merge: another field changed on the server merges and saves', async () => {
     const { api, edit, ids } = await setup(2);
     edit.setValue(ids[0], 'city', 'Brno');

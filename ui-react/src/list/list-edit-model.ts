@@ -131,7 +131,7 @@ const idOf = (v: unknown): string =>
 const withoutCode = (error: string): string => error.replace(/^[A-Z][A-Z_0-9]*: /, '');
 
 export type ListEditOptions = {
-  list: Pick<ListModel, 'entity' | 'rows' | 'columns' | 'view' | 'selected' | 'load'>;
+  list: Pick<ListModel, 'entity' | 'rows' | 'columns' | 'view' | 'selected' | 'load'> & Partial<Pick<ListModel, 'keepShown'>>;
   api: ListEditApi;
   caller: () => Caller;
   /** the metadata of other entities (the link entities of many-to-many columns) */
@@ -407,6 +407,8 @@ export const listEditModel = ({ list, api, caller, entityOf, newId, user, onPost
         const failed = failedItem(results, keys);
         if (!failed) {
           const ids = [...new Set(keys)];
+          // The reload shows as many rows as the user saw, new rows included (spec 001 section 2).
+          list.keepShown?.(rows.value?.filter((r) => rowState(e, String(r.id)) !== 'deleted').length ?? 0);
           discard();
           onPostSave?.({ entity: name, ids });
           await list.load();

@@ -224,6 +224,12 @@ export const listModel = ({
     memory.set(pageSizeKey(name), String(next));
     pageSize.value = next;
   };
+  /** Spec 001 section 2: a reload shows at least as many rows as were shown (rows added in the list's edit mode). */
+  const keepShown = (shown: number) => {
+    if (shown <= pageSize.value) return;
+    memory.set(pageSizeKey(name), String(shown));
+    pageSize.value = shown;
+  };
 
   const select = (patch: Record<string, QuickFilterSelection>) => {
     selections.value = { ...selections.value, ...patch };
@@ -308,6 +314,7 @@ export const listModel = ({
     load,
     serverChanged,
     showMore,
+    keepShown,
     select,
     clearFilters,
     sortBy,
