@@ -187,6 +187,19 @@ describe('issue 17: the Import screen model (spec 002 sections 2, 4, 5, 8)', () 
     expect(await contacts(api)).toHaveLength(o.imported);
   });
 
+  it('Cancel while the file is being checked ends the worker: nothing was written, the screen is back to choosing a file', async () => {
+    const { api, model } = setup();
+    model.chooseFile(file('c.csv', 'name\nA\n'));
+    expect(model.phase.value).toBe('checking');
+    model.cancel();
+    expect(model.phase.value).toBe('idle');
+    expect(model.file.value).toBeNull();
+    await new Promise((r) => setTimeout(r, 30));
+    expect(model.phase.value).toBe('idle'); // the ended worker's preview never lands
+    expect(model.preview.value).toBeNull();
+    expect(api.batches).toEqual([]);
+  });
+
   it('only csv and json files are taken; a file that cannot be imported says why and offers no Import', async () => {
     const { model } = setup();
     model.chooseFile(file('notes.txt', 'x'));

@@ -1,6 +1,6 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect } from 'react';
-import { useSearchParams } from 'react-router';
+import { useBlocker, useSearchParams } from 'react-router';
 import { useT } from '../i18n.js';
 import { ImportPanel, useImportModel } from './import-panel.js';
 
@@ -17,6 +17,18 @@ export const ImportPage = () => {
   useEffect(() => {
     if (model && wanted && model.choices.some((e) => e.logicalName === wanted)) model.setEntity(wanted);
   }, [model, wanted]);
+  // While rows are being written the screen stays (Cancel stops them); closing the tab asks first.
+  const writing = model?.phase.value === 'writing';
+  const blocker = useBlocker(writing);
+  useEffect(() => {
+    if (blocker.state === 'blocked') blocker.reset();
+  }, [blocker]);
+  useEffect(() => {
+    if (!writing) return;
+    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [writing]);
   if (!model) return <div className="spinner" aria-busy="true" />;
   return (
     <div className="screen import-screen">
