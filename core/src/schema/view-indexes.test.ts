@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { isRight } from 'fp-ts/lib/Either.js';
+import type { Entity } from '../metadata/entity.js';
+import { demoPack } from '../packs/packs.js';
+import { diffSchema } from './migration-plan.js';
+import { schemaOfMetadata } from './migrate.js';
+import { findTable, type Schema } from './schema-model.js';
+import { viewIndexes, withViewIndexes, type IndexedView } from './view-indexes.js';
+
+const appointment: Entity = {
+  logicalName: 'appointment',
+  displayName: 'Appointment',
+  displayNamePlural: 'Appointments',
+  properties: [
+    { logicalName: 'starts', displayName: 'Starts', type: 'DateTime' },
+    { logicalName: 'ends', displayName: 'Ends', type: 'DateTime' },
+    { logicalName: 'notes', displayName: 'Notes', type: 'String', flags: ['MultiLine'] },
+  ],
+};
+const schemaOfAppointments = (): Schema => {
+  const s = schemaOfMetadata([appointment]);
+  if (!isRight(s)) throw new Error('schema');
+  return s.right;
+};
+const calendarView = (body: Partial<IndexedView['body']> = {}): IndexedView => ({ objectname: 'appointment', body: { viewMode: 'calendar', calendarStartField: 'starts', calendarEndField: 'ends', ...body } });
+
+describe("the schema indexes a calendar view's date fields (issue 14: the month fetch end >= a and start <= b)", () => {
+  it('a view that shows as a calendar (its mode or an allowed mode) asks for an (end, start) index', () => {
+    expect(viewIndexes([calendarView()])).toEqual([{ table: 'appointment', index: { name: 'IX_appointment_ends_starts', columns: ['ends', 'starts'], unique: false } }]);
+    expect(viewIndexes([calendarView({ viewMode: 'list', allowedModes: ['list', 'calendar'] })])).toHaveLength(1);
+    expect(viewIndexes([calendarView({ viewMode: 'list' }), calendarView({ viewMode: 'kanban' })])).toEqual([]);
+  });
+
+  it('the schema gets the index once, only where the table and both columns exist', () => {
+    const base = schemaOfAppointments();
+    const once = withViewIndexes(base, viewIndexes([calendarView(), calendarView()]));
+    expect(findTable(once, 'appointment')?.indexes.filter((i) => i.name === 'IX_appointment_ends_starts')).toEqual([{ name: 'IX_appointment_ends_starts', columns: ['ends', 'starts'], unique: false }]);
+    expect(withViewIndexes(base, viewIndexes([calendarView({ calendarEndField: 'missing' })]))).toEqual(base);
+    expect(withViewIndexes(base, viewIndexes([{ ...calendarView(), objectname: 'other' }]))).toEqual(base);
+    // A long text cannot be an index key: no index.
+    expect(withViewIndexes(base, viewIndexes([calendarView({ calendarEndField: 'notes' })]))).toEqual(base);
+  });
+
+  it('adding it to an applied schema is one create-index step (a migration, no data at risk)', () => {
+    const base = schemaOfAppointments();
+    expect(diffSchema(base, withViewIndexes(base, viewIndexes([calendarView()])))).toEqual([
+      { kind: 'createIndex', table: 'appointment', index: { name: 'IX_appointment_ends_starts', columns: ['ends', 'starts'], unique: false }, dataLoss: false },
+    ]);
+  });
+
+  it("the demo's Schedule view indexes the work order's scheduledend and scheduledstart", () => {
+    const views = (demoPack().views ?? []).filter((v) => v.kind === 'view').map((v) => ({ objectname: String(v.objectname), body: v.body as IndexedView['body'] }));
+    const s = schemaOfMetadata(demoPack().entities);
+    if (!isRight(s)) throw new Error('schema');
+    const indexed = withViewIndexes(s.right, viewIndexes(views));
+    expect(findTable(indexed, 'workorder')?.indexes.map((i) => i.name)).toContain('IX_workorder_scheduledend_scheduledstart');
+  });
+
+  it('property: adding the view indexes is idempotent', () => {
+    fc.assert(
+      fc.property(fc.array(fc.record({ start: fc.constantFrom('starts', 'ends', 'notes', 'nope'), end: fc.constantFrom('starts', 'ends', 'notes', 'nope') }), { maxLength: 5 }), (pairs) => {
+        const hints = viewIndexes(pairs.map((p) => calendarView({ calendarStartField: p.start, calendarEndField: p.end })));
+        const once = withViewIndexes(schemaOfAppointments(), hints);
+        expect(withViewIndexes(once, hints)).toEqual(once);
+      }),
+    );
+  });
+});
