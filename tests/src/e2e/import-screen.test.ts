@@ -57,7 +57,7 @@ describe('Import (issue 17)', { timeout: 180_000 }, () => {
     const [account] = await admin.fetchRecords({ entity: { name: 'account', attributes: [{ attribute: 'name' }] }, page: 1, pageSize: 1 });
     await openImportPage(page);
     await shot(page, 'import-empty');
-    const csv = `name;parentcustomerid;birthdate;jobtitle;shoe size\r\nImpA Ada;${String(account.name)};1.2.1990;Buyer;42\r\nImpA Bob;No Such Account Ltd;31.02.xx;Clerk;43\r\n`;
+    const csv = `name;parentcustomerid;birthdate;jobtitle;shoe size\r\nImpA Ada;${String(account.name)};1.2.1990;Buyer;42\r\nImpA Bob;No Such Account Ltd;31.02.xx;${'Clerk '.repeat(20)};43\r\n`;
     await upload(page, 'contacts.csv', csv);
     const grid = page.locator('table.import-grid');
     await grid.waitFor();
@@ -65,6 +65,7 @@ describe('Import (issue 17)', { timeout: 180_000 }, () => {
     const bob = grid.locator('tbody tr').nth(1);
     await expect(bob.locator('.import-problems').textContent()).resolves.toContain("birthdate: '31.02.xx' is not a date; left empty");
     await expect(bob.locator('.import-problems').textContent()).resolves.toContain("parentcustomerid: 'No Such Account Ltd' no account is named so; left empty");
+    await expect(bob.locator('.import-problems').textContent()).resolves.toContain('jobtitle: the text of 120 characters was cut to 100');
     await expect(grid.locator('tbody tr').first().locator('.import-mark').textContent()).resolves.toBe('Create');
     await expect(page.locator('.import-ignored').textContent()).resolves.toContain('shoe size');
     await shot(page, 'import-preview');
@@ -165,6 +166,26 @@ describe('Import (issue 17)', { timeout: 180_000 }, () => {
     expect(text[1]).toBe(`Cancelled: ${rows - imported} rows were not imported`);
     expect(await contactsNamed('ImpD')).toBe(imported);
     await shot(page, 'import-cancelled');
+    await context.close();
+  });
+
+  it('a file dropped on the panel is read like an uploaded one; a file of another kind is refused', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, DEMO_ORG, ADMIN, DEMO_PASSWORD);
+    await openImportPage(page);
+    const drop = async (name: string, text: string) => {
+      const data = await page.evaluateHandle(([n, t]) => {
+        const dt = new DataTransfer();
+        dt.items.add(new File([t], n, { type: 'text/plain' }));
+        return dt;
+      }, [name, text] as const);
+      await page.locator('.import-drop').dispatchEvent('dragover', { dataTransfer: data });
+      await page.locator('.import-drop').dispatchEvent('drop', { dataTransfer: data });
+    };
+    await drop('notes.txt', 'name\nX\n');
+    await expect(page.locator('.import-error').textContent()).resolves.toBe('Only .csv and .json files can be imported.');
+    await drop('dropped.json', '[{"name":"ImpF Dropped"}]');
+    await poll(() => page.locator('.import-grid tbody .import-mark').allTextContents()).toEqual(['Create']);
     await context.close();
   });
 
