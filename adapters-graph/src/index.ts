@@ -2,5 +2,6 @@
 export * from './oidc-identity-provider.js';
 export * from './graph-token-source.js';
 export * from './google-directions-service.js';
+export * from './geocoding/index.js';
 export * from './mail/index.js';
 export * from './documents/index.js';

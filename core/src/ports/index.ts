@@ -12,6 +12,7 @@ export * from './schema-store.js';
 export * from './identity-provider.js';
 export * from './graph-token-source.js';
 export * from './directions-service.js';
+export * from './geocoder.js';
 export * from './tenant-registry.js';
 export * from './import-files.js';
 export * from './export-writer.js';

@@ -7,6 +7,7 @@
  */
 import type { Clock } from './clock.js';
 import type { DirectionsService } from './directions-service.js';
+import type { Geocoder } from './geocoder.js';
 import type { GraphTokenSource } from './graph-token-source.js';
 import type { IdGenerator } from './id-generator.js';
 import type { IdentityProvider } from './identity-provider.js';
@@ -37,6 +38,7 @@ export const Tokens = {
   Mailer: token<Mailer>('Mailer'),
   ImportFiles: token<ImportFiles>('ImportFiles'),
   DirectionsService: token<DirectionsService>('DirectionsService'),
+  Geocoder: token<Geocoder>('Geocoder'),
   IdentityProvider: token<IdentityProvider>('IdentityProvider'),
   GraphTokenSource: token<GraphTokenSource>('GraphTokenSource'),
 } as const;
