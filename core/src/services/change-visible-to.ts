@@ -10,10 +10,49 @@ import type { RecordStore } from '../ports/record-store.js';
  * only to users who read every record of the entity (organization level). No read level: nothing.
  */
 export const changeVisibleTo = async (store: Pick<RecordStore, 'retrieveById'>, caller: Caller, change: Change): Promise<boolean> => {
+  const known = decidedByLevel(caller, change);
+  return known ?? isRight(await store.retrieveById(caller, change.entity, change.id));
+};
+
+/**
+ * What the caller's read level alone decides: nothing to read (level 0), a deletion (only the
+ * organization level sees it), or any record at the organization level (every record of the
+ * entity is readable: no need to read it). Undefined: the record must be read to know.
+ */
+const decidedByLevel = (caller: Caller, change: Change): boolean | undefined => {
   const level = levelOf(caller.permissions, change.entity, 'read');
   if (level === 0) return false;
-  if (change.operation === 'delete') return level === 3;
-  return isRight(await store.retrieveById(caller, change.entity, change.id));
+  if (change.operation === 'delete' || level === 3) return level === 3;
+  return undefined;
+};
+
+/** Ids asked for in one query when many changes are checked at once. */
+const IDS_PER_QUERY = 500;
+
+/**
+ * changeVisibleTo for many changes at once (an import's batch of 1000 writes): the records that
+ * must be read are read with one query per entity and 500 ids, not one read per change.
+ */
+export const changesVisibleTo = async (store: Pick<RecordStore, 'retrieveMultiple'>, caller: Caller, changes: readonly Change[]): Promise<boolean[]> => {
+  const decided = changes.map((c) => decidedByLevel(caller, c));
+  const wanted = new Map<string, Set<string>>();
+  changes.forEach((c, i) => {
+    if (decided[i] === undefined) wanted.set(c.entity, (wanted.get(c.entity) ?? new Set()).add(c.id));
+  });
+  const readable = new Set<string>();
+  for (const [entity, idSet] of wanted) {
+    const ids = [...idSet];
+    for (let i = 0; i < ids.length; i += IDS_PER_QUERY) {
+      const chunk = ids.slice(i, i + IDS_PER_QUERY);
+      const found = await store.retrieveMultiple(caller, {
+        entity: { name: entity, attributes: [{ attribute: 'id' }], filter: { conditions: [{ attribute: 'id', operator: 'in', value: chunk }] } },
+        page: 1,
+        pageSize: chunk.length,
+      });
+      if (isRight(found)) for (const r of found.right.records) readable.add(`${entity}\u0000${String(r.id).toLowerCase()}`);
+    }
+  }
+  return changes.map((c, i) => decided[i] ?? readable.has(`${c.entity}\u0000${c.id.toLowerCase()}`));
 };
 
 /** How many recent (user, change) decisions a ChangeVisibility keeps. */
@@ -29,19 +68,34 @@ export class ChangeVisibility {
   private readonly decided = new Map<string, Promise<boolean>>();
 
   constructor(
-    private readonly store: Pick<RecordStore, 'retrieveById'>,
+    private readonly store: Pick<RecordStore, 'retrieveById' | 'retrieveMultiple'>,
     private readonly remembered: number = REMEMBERED_DECISIONS,
   ) {}
 
   visibleTo(caller: Caller, change: Change): Promise<boolean> {
-    const key = [caller.userId.toLowerCase(), change.entity, change.id, change.operation, change.stamp].join('\u0000');
-    const known = this.decided.get(key);
-    if (known !== undefined) return known;
-    const decision = changeVisibleTo(this.store, caller, change);
+    return this.visibleToMany(caller, [change]).then(([visible]) => visible);
+  }
+
+  /** The decisions for several changes (in their order); the undecided ones are checked together. */
+  visibleToMany(caller: Caller, changes: readonly Change[]): Promise<boolean[]> {
+    const keys = changes.map((c) => [caller.userId.toLowerCase(), c.entity, c.id, c.operation, c.stamp].join('\u0000'));
+    const decisions = keys.map((k) => this.decided.get(k));
+    const open = decisions.flatMap((d, i) => (d === undefined ? [i] : []));
+    if (open.length > 0) {
+      const checked = changesVisibleTo(this.store, caller, open.map((i) => changes[i]));
+      open.forEach((i, n) => {
+        const d = checked.then((all) => all[n]);
+        decisions[i] = d;
+        this.remember(keys[i], d);
+      });
+    }
+    return Promise.all(decisions as Array<Promise<boolean>>);
+  }
+
+  private remember(key: string, decision: Promise<boolean>): void {
     this.decided.set(key, decision);
     // A failed check is not remembered: the next stream asks again.
     decision.catch(() => this.decided.delete(key));
-    if (this.decided.size > this.remembered) this.decided.delete(this.decided.keys().next().value as string);
-    return decision;
+    while (this.decided.size > this.remembered) this.decided.delete(this.decided.keys().next().value as string);
   }
 }
