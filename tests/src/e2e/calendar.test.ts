@@ -227,8 +227,9 @@ describe('calendar view mode in a real browser (issue 14 "Calendar")', { timeout
     const { context, page } = await newPage(browser);
     await signIn(page, server.url, ORG, ADMIN, PASSWORD);
     await openSchedule(page, day, 'day');
+    await events(page).first().waitFor();
     const col = page.locator('.cal-col').first();
-    await col.waitFor();
+    await poll(() => col.boundingBox()).not.toBeNull();
     const box = await col.boundingBox();
     if (!box) throw new Error('no column');
     // The grid opens at 07:00: 10 rows lower is 09:30.
