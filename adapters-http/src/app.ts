@@ -8,6 +8,7 @@ import {
   AppErrorLog,
   type Clock,
   type ExportWriter,
+  type Geocoder,
   type ImportFiles,
   type OrganizationDirectory,
   type PublicCallLimits,
@@ -27,6 +28,7 @@ import { dataRoutes } from './routes/data-routes.js';
 import { whatsNextRoutes } from './routes/whats-next-routes.js';
 import { importExportRoutes } from './routes/import-export-routes.js';
 import { graphRoutes, type GraphRouteDeps } from './routes/graph-routes.js';
+import { geocodeRoutes } from './routes/geocode-routes.js';
 import { providerRoutes, type ProviderRouteDeps } from './routes/provider-routes.js';
 import { organizationRoutes, type OrganizationFactory } from './routes/organization-routes.js';
 import { signInRoutes } from './routes/sign-in-routes.js';
@@ -77,6 +79,8 @@ export type HttpDeps = {
   providers?: ProviderRouteDeps;
   /** GET /api/azure/accesstoken and POST /api/distance; without it those calls answer 404. */
   graph?: GraphRouteDeps;
+  /** POST /api/geocode (issue 14); without it that call answers 404. */
+  geocoder?: Geocoder;
   /** The import files of /api/import/* (uploads kept until their commit). */
   importFiles: ImportFiles;
   /** The files of /api/export, streamed to the response. */
@@ -130,6 +134,7 @@ export const createApp = (deps: HttpDeps): express.Express => {
   api.use(dataRoutes(deps.sessions, deps.clock, guard));
   api.use(whatsNextRoutes(deps.clock, guard));
   if (deps.graph) api.use(graphRoutes(deps.graph, guard));
+  if (deps.geocoder) api.use(geocodeRoutes(deps.geocoder, guard));
   api.use(importExportRoutes({ guard, sessions: deps.sessions, files: deps.importFiles, exports: deps.exports, clock: deps.clock, logger: deps.logger, exportsPerUser: deps.config.exportsPerUser }));
   api.use((req, res) => sendText(res, 404, `ERR_NOT_FOUND: no call ${req.method} /api${req.path}`));
   app.use('/api', api);

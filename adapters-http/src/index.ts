@@ -17,4 +17,5 @@ export * from './routes/import-export-routes.js';
 export * from './routes/provider-routes.js';
 export * from './routes/provider-flow.js';
 export * from './routes/graph-routes.js';
+export * from './routes/geocode-routes.js';
 export * from './routes/graph-directions-request.js';

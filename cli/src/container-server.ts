@@ -10,6 +10,8 @@ import {
   ClientCredentialsGraphTokenSource,
   directionsConfigFromEnv,
   GoogleDirectionsService,
+  NominatimGeocoder,
+  nominatimConfigFromEnv,
   graphTokenConfigFromEnv,
   OidcIdentityProvider,
   oidcClientsFromEnv,
@@ -42,6 +44,7 @@ const outboundServicesModule = (env: Record<string, string | undefined>) =>
     constant(bind, Tokens.IdentityProvider, new OidcIdentityProvider(oidcClientsFromEnv(env)));
     provide(bind, Tokens.GraphTokenSource, [Tokens.Clock], (clock) => new ClientCredentialsGraphTokenSource(graphTokenConfigFromEnv(env), clock));
     constant(bind, Tokens.DirectionsService, new GoogleDirectionsService(directionsConfigFromEnv(env)));
+    constant(bind, Tokens.Geocoder, new NominatimGeocoder(nominatimConfigFromEnv(env)));
   });
 
 /** The Express application of the /api contract, every router wired from HttpDeps. */
@@ -85,9 +88,11 @@ const httpAppModule = (options: ServerOptions, env: Record<string, string | unde
         ServerTokens.ProviderRoutes,
         ServerTokens.GraphRoutes,
         CliTokens.PublicLimits,
+        Tokens.Geocoder,
       ],
-      (signIn, sessions, directory, tenants, organizations, puzzles, importFiles, exports, clock, logger, providers, graph, publicLimits) =>
+      (signIn, sessions, directory, tenants, organizations, puzzles, importFiles, exports, clock, logger, providers, graph, publicLimits, geocoder) =>
         createApp({
+          geocoder,
           publicLimits,
           signIn,
           sessions,

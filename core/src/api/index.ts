@@ -7,6 +7,7 @@ export * from './sign-in.js';
 export * from './sessions.js';
 export * from './surveys.js';
 export * from './cloud.js';
+export * from './geocode.js';
 export * from './files.js';
 export * from './whats-next.js';
 export * from './routes.js';

@@ -2,6 +2,7 @@ import * as t from 'io-ts';
 import { UserContext } from '../metadata/user-context.js';
 import { AccessTokenAnswer, DistanceAnswer, DistanceRequest } from './cloud.js';
 import { call, type CallContract } from './contract.js';
+import { GeocodeAnswer, GeocodeRequest } from './geocode.js';
 import { ExportFileQuery, ExportJobAnswer, ExportJobQuery, ExportLinkAnswer, ExportLinkRequest, ExportRequestBody, FileAnswer, ImportCommitRequest, ImportOutcomeAnswer, ImportPreviewAnswer, ImportTemplateQuery, ImportUploadQuery } from './files.js';
 import { ExecuteMultipleAnswer, ExecuteMultipleRequest, FetchAnswer, FetchRequestBody, WriteItemCodec } from './records.js';
 import { AppErrorReport, EndSessionQuery, SessionList, StreamQuery, StreamTokenAnswer, UserContextQuery } from './sessions.js';
@@ -52,6 +53,7 @@ export const API = {
   executeMultiple: call({ method: 'POST', path: '/api/executemultiple', input: 'json', session: true, request: ExecuteMultipleRequest, answer: ExecuteMultipleAnswer, answerKind: 'json', what: 'executemultiple body', summary: 'a batch of writes, optionally atomic; one answer per item' }),
   accessToken: call({ method: 'GET', path: '/api/azure/accesstoken', input: 'none', session: true, request: NoInput, answer: AccessTokenAnswer, answerKind: 'json', what: 'accesstoken', summary: 'a Microsoft Graph token `{ access_token, expires_on }`' }),
   distance: call({ method: 'POST', path: '/api/distance', input: 'json', session: true, request: DistanceRequest, answer: DistanceAnswer, answerKind: 'json', what: 'distance body', summary: 'driving directions between lat,lon stops' }),
+  geocode: call({ method: 'POST', path: '/api/geocode', input: 'json', session: true, request: GeocodeRequest, answer: GeocodeAnswer, answerKind: 'json', what: 'geocode body', summary: 'an address\'s coordinates (`{ q, city? }`) or the address at a point (`{ lat, lon }`); `{ match }`, null when none' }),
   whatsNext: call({ method: 'POST', path: '/api/whatsnext', input: 'json', session: true, request: WhatsNextRequest, answer: WhatsNextAnswer, answerKind: 'json', what: 'whatsnext request', summary: "a page of the caller's What's Next list (the follow-up rules of inu_nextrule; filters scheduled, owner, category, page)" }),
   importUpload: call({ method: 'POST', path: '/api/import/upload', input: 'query', session: true, request: ImportUploadQuery, answer: ImportPreviewAnswer, answerKind: 'json', what: 'import upload query', summary: 'uploads a CSV or JSON file (the raw body); answers the checked preview' }),
   importCommit: call({ method: 'POST', path: '/api/import/commit', input: 'json', session: true, request: ImportCommitRequest, answer: ImportOutcomeAnswer, answerKind: 'json', what: 'import commit', summary: 'writes an uploaded file; answers the result' }),

@@ -40,6 +40,7 @@ describe('issue 12 point 4: every call decodes its input with the route table\'s
       ['export', { query: { entity: {} } }, 'ERR_INPUT: Invalid export body: query.entity.name: expected string, got undefined'],
       ['export/link', { job: 5 }, 'ERR_INPUT: Invalid export link body: query: expected { entity: EntityQuery }, got undefined; query: expected Partial<{ page: number, pageSize: number, count: boolean, orders: Array<Order> }>, got undefined; job: expected string, got 5'],
       ['distance', { url: 5 }, 'ERR_INPUT: Invalid distance body: url: expected string, got 5'],
+      ['geocode', { lat: 91, lon: 17 }, 'lat: expected latitude (-90 to 90), got 91'],
       ['whatsnext', { page: 0 }, 'ERR_INPUT: Invalid whatsnext request: page: expected page number (1 to 100000), got 0'],
       ['whatsnext', { owner: 'me' }, 'ERR_INPUT: Invalid whatsnext request: owner: expected Guid, got "me"'],
     ];

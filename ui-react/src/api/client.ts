@@ -16,6 +16,8 @@ import {
   type SurveyPageAnswer,
   type UserContext,
   type WhatsNextAnswer,
+  type GeocodeAnswer,
+  type GeocodeRequest,
   type WhatsNextRequest,
   type WriteItem,
 } from '@tessera/core/internal';
@@ -286,6 +288,11 @@ export class ApiClient {
   /** POST /api/whatsnext: a page of the What's Next list; `signal` cancels the load (a filter changed meanwhile). */
   whatsNext(request: WhatsNextRequest, signal?: AbortSignal): Promise<WhatsNextAnswer> {
     return this.call(API.whatsNext, request, API.whatsNext.path, signal);
+  }
+
+  /** POST /api/geocode: an address's coordinates (`{ q, city? }`) or the address at a point (`{ lat, lon }`); `match` null when none. */
+  geocode(request: GeocodeRequest, signal?: AbortSignal): Promise<GeocodeAnswer> {
+    return this.call(API.geocode, request, API.geocode.path, signal);
   }
 
   /** GET /api/cache_debug: the organization's sessions (administrators only). */
