@@ -245,6 +245,27 @@ describe('calendar view mode in a real browser (issue 14 "Calendar")', { timeout
     await context.close();
   });
 
+  it('groups by owner: a header per group under each day, a dialog hides groups (kept in local storage); today has the red now-line', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, ORG, ADMIN, PASSWORD);
+    await openSchedule(page, day, 'day');
+    await events(page).first().waitFor();
+    const groups = await page.locator('.cal-grouphead span').allTextContents();
+    expect(groups.length).toBeGreaterThan(1);
+    await page.getByRole('button', { name: 'Groups' }).click();
+    const dialog = page.locator('#calendarGroupsDialog');
+    await dialog.getByLabel(groups[0]).uncheck();
+    await dialog.getByRole('button', { name: 'Apply' }).click();
+    await poll(() => page.locator('.cal-grouphead span').allTextContents()).toEqual(groups.slice(1));
+    await page.reload();
+    await poll(() => page.locator('.cal-grouphead span').allTextContents()).toEqual(groups.slice(1));
+    await page.getByRole('button', { name: 'Today' }).click();
+    await page.locator('.cal-col.cal-today .cal-now').first().waitFor();
+    await page.locator('.cal-col.cal-today .cal-now').first().scrollIntoViewIfNeeded();
+    await shot(page, 'schedule-today-now-line');
+    await context.close();
+  });
+
   it('works at 360 px, in dark mode and in Slovak', async () => {
     const { context, page } = await newPage(browser, 360, 760);
     await signIn(page, server.url, ORG, ADMIN, PASSWORD);

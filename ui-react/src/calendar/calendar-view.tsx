@@ -288,7 +288,11 @@ const Calendar = ({ calendar, list, linkOf }: { calendar: CalendarModel; list: V
         {groups.length > 0 && (
           <button type="button" className="btn btn-plain cal-groups-btn" onClick={() => setGroupsOpen(true)}>
             <Icon name="filter" /> {t('CmdCalGroups')}
-            {calendar.hidden.value.size > 0 && <span className="badge">{groups.length - visibleGroups.length}/{groups.length}</span>}
+            {visibleGroups.length < groups.length && (
+              <span className="badge" aria-label={`${visibleGroups.length}/${groups.length}`}>
+                {visibleGroups.length}/{groups.length}
+              </span>
+            )}
           </button>
         )}
         {calendar.loading.value && <span className="spinner small" aria-hidden="true" />}
