@@ -86,6 +86,8 @@ export * from './dates/calendar-window.js';
 /** Calendar (view mode 2): daysShown / stepDate (Monday weeks), 15-minute slots, movedSpan / resizedSpan (snapped), overlapColumns; eventOf, eventColor, calendarRequest, mayMoveEvent. */
 export * from './dates/calendar-grid.js';
 export * from './dates/calendar-events.js';
+/** Map (view mode 1): mapFieldsOf, mapRequest (the list's fetch with coordinates), markerOf; the default centre and zooms. */
+export * from './query/map-markers.js';
 /** Quick filters to query conditions: quickFilterToFragment, quickFiltersToFetch (mandatory groups), effectiveSelection (mustSelect), minimumLength. */
 export * from './query/quick-filters.js';
 export * from './query/quick-filter-options.js';
