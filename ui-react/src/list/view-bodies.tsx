@@ -21,6 +21,7 @@ export const VIEW_BODIES: Partial<Record<ViewModeName, LazyExoticComponent<Compo
   chart: lazy(() => import('../chart/chart-view.js')),
   calendar: lazy(() => import('../calendar/calendar-view.js')),
   kanban: lazy(() => import('../kanban/kanban-board.js')),
+  map: lazy(() => import('../map/map-view.js')),
 };
 
 /** The modes a switcher offers: the view's modes that have a body (the table always does). */
