@@ -49,15 +49,15 @@ export const cli = (args: string[], env: Record<string, string> = {}): string =>
 
 export type Server = { url: string; port: number; data: string; stop: () => Promise<void>; log: () => string };
 
-/** A fresh data folder with the demo organization, served on a free port. */
-export const startServer = async (): Promise<Server> => {
+/** A fresh data folder with the demo organization, served on a free port; `env`: extra settings of the server (e.g. TESSERA_GEOCODER_URL at a loopback fake). */
+export const startServer = async (options: { env?: Record<string, string> } = {}): Promise<Server> => {
   const data = mkdtempSync(join(tmpdir(), 'tessera-e2e-'));
   cli(['demo', '--data', data]);
   const port = await freePort();
   let out = '';
   const child: ChildProcess = spawn(process.execPath, [...CLI, 'serve', '--port', String(port), '--data', data], {
     cwd: ROOT,
-    env: { ...process.env, NODE_ENV: 'production', TESSERA_PUBLIC_URL: `http://127.0.0.1:${port}`, TESSERA_PUZZLE_BITS: process.env.TESSERA_PUZZLE_BITS ?? '16' },
+    env: { ...process.env, NODE_ENV: 'production', TESSERA_PUBLIC_URL: `http://127.0.0.1:${port}`, TESSERA_PUZZLE_BITS: process.env.TESSERA_PUZZLE_BITS ?? '16', ...options.env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
