@@ -368,6 +368,23 @@ describe('quick filters of every type narrow the list as the API counts (issue 1
     await context.close();
   });
 
+  it('a list with no quick filters of its own (currencies) still offers Add filter', async () => {
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, ORG, ADMIN, PASSWORD);
+    await page.goto(`${server.url}/!/list/currency`);
+    await poll(() => listCount(page)).not.toBeNull();
+    const all = await listCount(page);
+    // On a wide screen the bar is open; before, a list without filters had no bar at all.
+    await bar(page).getByRole('combobox', { name: 'Add filter' }).selectOption({ label: 'Name' });
+    const nameFilter = filterBox(page, 'personal.name');
+    await nameFilter.getByRole('searchbox', { name: 'Name' }).fill('Euro');
+    await poll(() => listCount(page)).toBe(await admin.count('currency', cond('name', 'like', '%Euro%')));
+    expect(await listCount(page)).toBeLessThan(all ?? 0);
+    await nameFilter.getByRole('button', { name: 'Remove filter Name' }).click();
+    await poll(() => listCount(page)).toBe(all);
+    await context.close();
+  });
+
   it('screenshots: 360 px, dark, Slovak', async () => {
     const { context, page } = await newPage(browser, 360, 780);
     await signIn(page, server.url, ORG, ADMIN, PASSWORD);

@@ -322,7 +322,7 @@ const SortPicker = ({ model, guard, filtersOpen, onToggleFilters }: { model: Lis
           ))}
         </select>
       </label>
-      {model.filters.value.length > 0 && (
+      {(model.filters.value.length > 0 || model.columns.value.length > 0) && (
         <button type="button" className="btn btn-plain qf-toggle" aria-expanded={filtersOpen} aria-controls="quick-filters" onClick={onToggleFilters}>
           <Icon name="filter" /> {t('LblFilters')}
           {activeFilters > 0 && <span className="badge accent">{activeFilters}</span>}

@@ -168,7 +168,8 @@ export const QuickFilterBar = ({
   }, [defs, selections, entity, me]);
   // Personal filters of this list (the rest of defs comes from the metadata).
   const personal = new Set(personalFilters(entity).map((d) => d.name));
-  if (defs.length === 0) return null;
+  // A list without filters still offers Add filter (personal filters, spec 001 section 2).
+  if (defs.length === 0 && columns.length === 0) return null;
   return (
     <section id="quick-filters" className={`quick-filters ${open ? 'open' : ''}`} aria-label={t('LblFilters')}>
       {defs.map((d) => (
