@@ -52,6 +52,18 @@ export { evaluateQuery } from './query/evaluate-query.js';
 export { replaceFetchPlaceholders, replaceFilterPlaceholders } from './query/placeholders.js';
 /** Quick filters to query conditions: quickFiltersToFetch (mandatory groups), effectiveSelection (mustSelect). */
 export { quickFiltersToFetch, effectiveSelection } from './query/quick-filters.js';
+/** Charts: chartRequest (a chart body to its SQL aggregate query), chartData (the answer to categories and series), pickFilter (a bar's condition), cutLabel, chartPalette. */
+export { chartRequest, chartData, pickFilter, cutLabel } from './query/chart-query.js';
+/** chartPalette(n): the multi-series colours (hue 'blue', seed 32452334, as randomColor gives them). */
+export { chartPalette } from './query/chart-palette.js';
+/** Kanban: optionLanes, laneCountRequest / countedLanes (lane counts by one aggregate), laneCardsRequest, mayMoveCard, moveCard / restoreCard. */
+export { optionLanes, laneCountRequest, countedLanes, laneCardsRequest, mayMoveCard, moveCard, restoreCard } from './query/kanban-lanes.js';
+/** Calendar grids: daysShown / stepDate (Monday weeks), movedSpan / resizedSpan (15-minute snapping), overlapColumns. */
+export { daysShown, stepDate, movedSpan, resizedSpan, overlapColumns } from './dates/calendar-grid.js';
+/** Calendar events: eventOf (a record as an event), eventColor (red: a canceled Meeting; grey: other types; blue), moveUpdate. */
+export { eventOf, eventColor, moveUpdate } from './dates/calendar-events.js';
+/** Dashboards: dashboardFilterOf (dates, lookups, option sets), dashboardObjectQuery, resolveDashboardObjects, gaugePercent. */
+export { dashboardFilterOf, dashboardObjectQuery, resolveDashboardObjects, gaugePercent } from './query/dashboard.js';
 /** dateRange(option, reference, timeZone): half-open [start, end) of today ... previous-year (Monday weeks). */
 export { dateRange, DATE_RANGE_OPTIONS } from './dates/date-range.js';
 
@@ -64,12 +76,16 @@ export { mergeOnConflict } from './records/merge.js';
 export { checkRequired } from './records/required.js';
 /** cloneRecord(entity, record): a copy without id, system fields and the fields a clone must not carry. */
 export { cloneRecord } from './records/clone.js';
+/** Editing in a list: setCell, addRow, deleteRow, toggleLink, revertRow and buildBatch (one executemultiple; a created-then-deleted row is dropped). */
+export { emptyEdits, setCell, revertCell, addRow, deleteRow, revertRow, toggleLink, buildBatch } from './records/list-edits.js';
 /** InMemoryRecordStore: the reference RecordStore, for tests and small hosts. */
 export { InMemoryRecordStore } from './store/in-memory-record-store.js';
 
 // Import and export
-/** Import file rules: readCsvPreamble, coerceCell, markRows, previewImport, runImport, importTemplate. */
-export { readCsvPreamble, coerceCell, markRows, previewImport, runImport, importTemplate, type ImportSettings, type ImportOutcome } from './import/index.js';
+/** Import file rules: readCsvPreamble, coerceCell, markRows, previewImport, runImport (writeImport: the write pass alone, cancellable), importTemplate. */
+export { readCsvPreamble, coerceCell, markRows, previewImport, runImport, writeImport, importTemplate, type ImportSettings, type ImportOutcome } from './import/index.js';
+/** CsvImportReader / csvTextEvents: the pure CSV reader of import files (the browser's worker uses it; no csv-parse needed). */
+export { CsvImportReader, csvTextEvents } from './import/csv-reader.js';
 /** Export rules: exportPlan, the CSV/JSON line writers, formula neutralization and the PDF table model. */
 export { exportPlan, csvHeaderLine, csvRecordLine, jsonExportItem, neutralizeFormula, ExportOptions } from './export/index.js';
 
@@ -92,6 +108,8 @@ export { checkCommunityEvaluation, communityChartValues } from './community/eval
 // Schema
 /** schemaOf(entities) / diffSchema(from, to): the schema model of metadata and a dialect-free migration plan; migrateSchema applies it through a SchemaStore. */
 export { schemaOf, diffSchema, lossySteps, migrateSchema, planMigration, type Schema, type MigrationPlan, type MigrationStep } from './schema/index.js';
+/** viewIndexes / withViewIndexes: the indexes views ask for (a calendar's end and start fields) added to a schema. */
+export { viewIndexes, withViewIndexes } from './schema/view-indexes.js';
 
 // Ports and services
 /** The ports an embedding host implements: RecordStore, SchemaStore, SessionStore, OrganizationDirectory, Mailer, Clock, IdGenerator, ... */
@@ -106,6 +124,10 @@ export { applyWrites, withWriteEffects } from './services/apply-writes.js';
 export { openSurvey, completeSurvey } from './services/complete-survey.js';
 /** SignInService: password, magic-link and invitation sign-in over the SessionStore, OrganizationDirectory and Mailer ports. */
 export { SignInService } from './services/sign-in.js';
+/** whatsNext(deps, caller, filters): the follow-up list of the inu_nextrule rules (docs/whats-next.md). */
+export { whatsNext } from './services/whats-next.js';
+/** changeVisibleTo / changesVisibleTo: which changes of the realtime feed a user may see (a batch read once per entity). */
+export { changeVisibleTo, changesVisibleTo } from './services/change-visible-to.js';
 /** createOrganization / addUser: a new organization with its packs and first administrator. */
 export { createOrganization, addUser } from './services/organization-setup.js';
 
