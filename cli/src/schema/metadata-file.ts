@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { left, right, type Either } from 'fp-ts/lib/Either.js';
-import { loadPack, type Entity, type Pack } from '@tessera/core/internal';
+import { loadPack, withViewIndexHints, type Entity, type Pack } from '@tessera/core/internal';
 
 /**
  * The metadata file of `schema diff|apply --to`: a pack (docs/metadata.md) holding the complete
@@ -23,7 +23,8 @@ export const readMetadataFile = (path: string): Either<string, Entity[]> => {
   }
   const pack = loadPack(raw, path);
   if (pack._tag === 'Left') return left(`${pack.left.message}; fix the file and run again`);
-  return right(pack.right.entities);
+  // A pack's views ask for indexes of their entities (a calendar's date fields).
+  return right(withViewIndexHints(pack.right.entities, pack.right.views ?? []));
 };
 
 /** The file `schema export` writes: a pack named after the organization with every applied entity. */

@@ -104,6 +104,11 @@ export const Entity = t.intersection(
       audit: t.boolean,
       /** true: rows are only inserted, never updated (the audit entity): its table keeps fewer indexes (docs/metadata.md "Audit") */
       appendOnly: t.boolean,
+      /**
+       * More indexes of its table, each a list of columns: the ones its views read by (a calendar's
+       * end and start fields), added from the pack's views (core/src/schema/view-indexes.ts)
+       */
+      indexes: t.array(t.array(t.string)),
     }),
   ],
   'Entity',

@@ -138,7 +138,28 @@ const tableOf = (e: Entity): Either<string, Table> => {
     // its rows are read by that record (History, Undo Delete), so it is indexed like a lookup.
     if ((lookups.includes(c.name) || c.kind === 'guid' || systemKeys.has(nameKey(c.name))) && isIndexable(c)) addIndex(c.name);
   }
-  return right({ name: e.logicalName, primaryKey: pk, columns, indexes });
+  return right(withDeclaredIndexes({ name: e.logicalName, primaryKey: pk, columns, indexes }, e.indexes ?? []));
+};
+
+/** The name of an index on several columns of a table (a view's or an entity's declared one). */
+export const declaredIndexName = (table: string, columns: readonly string[]): string => `IX_${table}_${columns.join('_')}`;
+
+/**
+ * A table with more indexes, each a list of columns: only where every column exists and can be
+ * indexed, and no index of the table already leads with those columns. Idempotent.
+ */
+export const withDeclaredIndexes = (table: Table, lists: ReadonlyArray<readonly string[]>): Table => {
+  const indexes = [...table.indexes];
+  for (const list of lists) {
+    const columns = list.map((c) => findColumn(table, c));
+    if (columns.length === 0 || columns.some((c) => c === undefined || !isIndexable(c))) continue;
+    const names = columns.map((c) => c!.name);
+    const name = declaredIndexName(table.name, names);
+    const same = (i: Index) => i.columns.length >= names.length && names.every((n, k) => nameKey(i.columns[k]) === nameKey(n));
+    if (indexes.some(same) || indexes.some((i) => nameKey(i.name) === nameKey(name))) continue;
+    indexes.push({ name, columns: names, unique: false });
+  }
+  return indexes.length === table.indexes.length ? table : { ...table, indexes };
 };
 
 /**

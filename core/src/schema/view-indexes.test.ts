@@ -6,7 +6,8 @@ import { demoPack } from '../packs/packs.js';
 import { diffSchema } from './migration-plan.js';
 import { schemaOfMetadata } from './migrate.js';
 import { findTable, type Schema } from './schema-model.js';
-import { viewIndexes, withViewIndexes, type IndexedView } from './view-indexes.js';
+import { viewIndexes, withViewIndexes, withViewIndexHints, type IndexedView } from './view-indexes.js';
+import { planMigration } from './migrate.js';
 
 const appointment: Entity = {
   logicalName: 'appointment',
@@ -65,5 +66,29 @@ describe("the schema indexes a calendar view's date fields (issue 14: the month 
         expect(withViewIndexes(once, hints)).toEqual(once);
       }),
     );
+  });
+});
+
+describe("a pack's calendar views reach the schema through their entities' `indexes` (organizations get the index)", () => {
+  const pack = demoPack();
+  const hinted = withViewIndexHints(pack.entities, pack.views ?? []);
+  it("the demo's Schedule view (work orders by scheduledstart/scheduledend) puts its index into the work order's metadata, once", () => {
+    expect(hinted.find((e) => e.logicalName === 'workorder')?.indexes).toEqual([['scheduledend', 'scheduledstart']]);
+    expect(withViewIndexHints(hinted, pack.views ?? [])).toEqual(hinted);
+    // entities without such views are left as they are
+    expect(hinted.find((e) => e.logicalName === 'account')).toBe(pack.entities.find((e) => e.logicalName === 'account'));
+  });
+  it('schemaOf makes the declared index; a migration from metadata without it plans exactly that index, and none once applied', () => {
+    const withIndex = planMigration(null, hinted);
+    if (!isRight(withIndex)) throw new Error('plan');
+    const table = findTable(withIndex.right.to, 'workorder')!;
+    expect(table.indexes.map((i) => i.name)).toContain('IX_workorder_scheduledend_scheduledstart');
+    const applied = { version: 1, appliedOn: '2026-11-24T00:00:00.000Z', entities: pack.entities };
+    const added = planMigration(applied, hinted);
+    if (!isRight(added)) throw new Error('plan');
+    expect(added.right.plan).toEqual([{ kind: 'createIndex', table: 'workorder', index: { name: 'IX_workorder_scheduledend_scheduledstart', columns: ['scheduledend', 'scheduledstart'], unique: false }, dataLoss: false }]);
+    const again = planMigration({ ...applied, entities: hinted }, hinted);
+    if (!isRight(again)) throw new Error('plan');
+    expect(again.right.plan).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
+import type { Entity } from '../metadata/entity.js';
 import type { ListView } from '../metadata/view.js';
-import { findColumn, findTable, isIndexable, nameKey, type Index, type Schema } from './schema-model.js';
+import { declaredIndexName, findTable, nameKey, withDeclaredIndexes, type Index, type Schema } from './schema-model.js';
 
 /**
  * Indexes the views ask for (issue 14): a list view that can show as a calendar reads its window as
@@ -9,8 +10,11 @@ import { findColumn, findTable, isIndexable, nameKey, type Index, type Schema } 
  * start, never the whole table. Other modes add nothing: the schema generator's own indexes (lookups,
  * owner, team, createdon, name) serve them.
  *
- * The rule is separate from `schemaOf` because views are data of their own (inu_view records), not
- * part of an entity: a host that wants the index derives the hints from its views and adds them.
+ * Views are data of their own (inu_view records), not part of an entity, so the schema learns of
+ * them through the entity: `withViewIndexHints` writes a pack's view indexes into its entities'
+ * `indexes` (when an organization is created from packs, and by `tessera schema apply --to` a
+ * pack), and `schemaOf` makes them. The applied metadata then holds them, so a migration plans them
+ * once. A host may also add them to a schema directly (`withViewIndexes`).
  */
 
 /** An index a view asks for on its entity's table. */
@@ -19,7 +23,7 @@ export type ViewIndex = { readonly table: string; readonly index: Index };
 /** A view as the rule reads it: its entity and its list body (the inu_view record's objectname and body). */
 export type IndexedView = { readonly objectname: string; readonly body: Pick<ListView, 'viewMode' | 'allowedModes' | 'calendarStartField' | 'calendarEndField'> };
 
-export const viewIndexName = (table: string, columns: readonly string[]): string => `IX_${table}_${columns.join('_')}`;
+export const viewIndexName = declaredIndexName;
 
 const showsCalendar = (b: IndexedView['body']): boolean => b.viewMode === 'calendar' || (b.allowedModes ?? []).includes('calendar');
 
@@ -46,16 +50,21 @@ export const viewIndexes = (views: readonly IndexedView[]): ViewIndex[] => {
 export const withViewIndexes = (schema: Schema, wanted: readonly ViewIndex[]): Schema => ({
   tables: schema.tables.map((t) => {
     const mine = wanted.filter((w) => findTable({ tables: [t] }, w.table) !== undefined);
-    if (mine.length === 0) return t;
-    const indexes = [...t.indexes];
-    for (const w of mine) {
-      const columns = w.index.columns.map((c) => findColumn(t, c));
-      if (columns.some((c) => c === undefined || !isIndexable(c))) continue;
-      const names = columns.map((c) => c!.name);
-      const same = (i: Index) => i.columns.length >= names.length && names.every((n, k) => nameKey(i.columns[k]) === nameKey(n));
-      if (indexes.some(same) || indexes.some((i) => nameKey(i.name) === nameKey(w.index.name))) continue;
-      indexes.push({ ...w.index, name: viewIndexName(t.name, names), columns: names });
-    }
-    return { ...t, indexes };
+    return mine.length === 0 ? t : withDeclaredIndexes(t, mine.map((w) => w.index.columns));
   }),
 });
+
+/** A pack's views as the rule reads them: list views with their entity (others are passed over). */
+const listViewsOf = (views: ReadonlyArray<{ kind: string; objectname?: string; body: unknown }>): IndexedView[] =>
+  views.flatMap((v) => (v.kind === 'view' && v.objectname ? [{ objectname: v.objectname, body: v.body as IndexedView['body'] }] : []));
+
+/** The entities with the indexes their views ask for in `indexes` (kept once; the order of first sight). */
+export const withViewIndexHints = (entities: readonly Entity[], views: ReadonlyArray<{ kind: string; objectname?: string; body: unknown }>): Entity[] => {
+  const wanted = viewIndexes(listViewsOf(views));
+  return entities.map((e) => {
+    const mine = wanted.filter((w) => nameKey(w.table) === nameKey(e.logicalName)).map((w) => [...w.index.columns]);
+    const lists = [...(e.indexes ?? [])];
+    for (const m of mine) if (!lists.some((l) => l.length === m.length && l.every((c, k) => nameKey(c) === nameKey(m[k])))) lists.push(m);
+    return lists.length === (e.indexes ?? []).length ? e : { ...e, indexes: lists };
+  });
+};

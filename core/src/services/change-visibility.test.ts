@@ -12,16 +12,22 @@ const reader = (userId: string): Caller => ({
   permissions: { permissions: { account: packMask({ create: 0, read: 1, update: 0, delete: 0 }) }, apps: [], owners: [], needsTeams: false },
 });
 
-/** A spy of the RecordStore port: counts the record reads that decide visibility. */
+/** A spy of the RecordStore port: counts the reads that decide visibility (by id, or a batch of ids). */
 const spyStore = (readableBy: (userId: string) => boolean) => {
   const spy = {
     reads: 0,
-    retrieveById: async (caller: Caller) => {
+    retrieveById: async (caller: Caller, _entity: string, id: string) => {
       spy.reads++;
-      return readableBy(caller.userId) ? right({ id: 'r1' }) : left(notFound('no'));
+      return readableBy(caller.userId) ? right({ id }) : left(notFound('no'));
+    },
+    retrieveMultiple: async (caller: Caller, request: { entity: { filter?: { conditions?: Array<{ value?: unknown }> } } }) => {
+      spy.reads++;
+      const ids = (request.entity.filter?.conditions?.[0]?.value ?? []) as string[];
+      const records = readableBy(caller.userId) ? ids.map((id) => ({ id })) : [];
+      return right({ records, count: null, page: 1, pageSize: ids.length, moreRecords: false });
     },
   };
-  return spy as typeof spy & Pick<RecordStore, 'retrieveById'>;
+  return spy as typeof spy & Pick<RecordStore, 'retrieveById' | 'retrieveMultiple'>;
 };
 const change = (id: string, stamp = '2026-11-24T10:00:00.000Z') => ({ entity: 'account', id, operation: 'update' as const, stamp });
 
@@ -61,13 +67,13 @@ describe('issue 22 item 7: visibility of a change is decided once per user, not 
     let fail = true;
     const store = {
       reads: 0,
-      retrieveById: async () => {
+      read: async () => {
         store.reads++;
         if (fail) throw new Error('database gone');
-        return right({ id: 'r1' });
+        return right({ records: [{ id: 'r1' }], count: null, page: 1, pageSize: 1, moreRecords: false });
       },
     };
-    const v = new ChangeVisibility(store as unknown as Pick<RecordStore, 'retrieveById'>);
+    const v = new ChangeVisibility({ retrieveById: store.read, retrieveMultiple: store.read } as unknown as Pick<RecordStore, 'retrieveById' | 'retrieveMultiple'>);
     await expect(v.visibleTo(reader('eva'), change('r1'))).rejects.toThrow('database gone');
     fail = false;
     expect(await v.visibleTo(reader('eva'), change('r1'))).toBe(true);

@@ -12,6 +12,7 @@ import { looksLikeEmail, normalizeEmail, normalizeOrganizationName, passwordProb
 import { ROLE_ENTITY, TEAM_ENTITY, USER_ROLE_LINK, USER_TEAM_LINK } from './caller.js';
 import { NEXT_RULE_ENTITY } from '../whatsnext/next-rule.js';
 import { nextRuleRecordOf } from '../whatsnext/pack-rules.js';
+import { withViewIndexHints } from '../schema/view-indexes.js';
 
 export const APP_ENTITY = 'inu_app';
 export const VIEW_ENTITY = 'inu_view';
@@ -131,7 +132,8 @@ export const createOrganization = async (deps: OrganizationSetupDeps, input: New
   if (problem) return left(inputError(problem));
   if (!(await deps.directory.reserve(orgName, deps.clock.now()))) return left(inputError(`Organization ${orgName} exists already`));
   try {
-    await deps.directory.provision(orgName, input.packs.flatMap((p) => p.entities));
+    // The views' indexes (a calendar's date fields) become part of the entities' metadata.
+    await deps.directory.provision(orgName, withViewIndexHints(input.packs.flatMap((p) => p.entities), input.packs.flatMap((p) => p.views ?? [])));
     const store = await deps.openStore(orgName);
     for (const pack of input.packs) await seedPack(store, pack);
     const apps = await idsByName(store, APP_ENTITY);
