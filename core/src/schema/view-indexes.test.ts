@@ -30,7 +30,9 @@ describe("the schema indexes a calendar view's date fields (issue 14: the month 
   it('a view that shows as a calendar (its mode or an allowed mode) asks for an (end, start) index', () => {
     expect(viewIndexes([calendarView()])).toEqual([{ table: 'appointment', index: { name: 'IX_appointment_ends_starts', columns: ['ends', 'starts'], unique: false } }]);
     expect(viewIndexes([calendarView({ viewMode: 'list', allowedModes: ['list', 'calendar'] })])).toHaveLength(1);
-    expect(viewIndexes([calendarView({ viewMode: 'list' }), calendarView({ viewMode: 'kanban' })])).toEqual([]);
+    expect(viewIndexes([calendarView({ viewMode: 'list' })])).toEqual([]);
+    // a kanban view asks for its lane field, not the calendar's dates
+    expect(viewIndexes([calendarView({ viewMode: 'kanban' })]).map((v) => v.index.columns)).toEqual([['status']]);
   });
 
   it('the schema gets the index once, only where the table and both columns exist', () => {
@@ -72,8 +74,9 @@ describe("the schema indexes a calendar view's date fields (issue 14: the month 
 describe("a pack's calendar views reach the schema through their entities' `indexes` (organizations get the index)", () => {
   const pack = demoPack();
   const hinted = withViewIndexHints(pack.entities, pack.views ?? []);
-  it("the demo's Schedule view (work orders by scheduledstart/scheduledend) puts its index into the work order's metadata, once", () => {
-    expect(hinted.find((e) => e.logicalName === 'workorder')?.indexes).toEqual([['scheduledend', 'scheduledstart']]);
+  it("the demo's Schedule view (work orders by scheduledstart/scheduledend, also a board) and Lead Board put their indexes into the entities' metadata, once", () => {
+    expect(hinted.find((e) => e.logicalName === 'workorder')?.indexes).toEqual([['scheduledend', 'scheduledstart'], ['status']]);
+    expect(hinted.find((e) => e.logicalName === 'lead')?.indexes).toEqual([['status']]);
     expect(withViewIndexHints(hinted, pack.views ?? [])).toEqual(hinted);
     // entities without such views are left as they are
     expect(hinted.find((e) => e.logicalName === 'account')).toBe(pack.entities.find((e) => e.logicalName === 'account'));
@@ -86,9 +89,22 @@ describe("a pack's calendar views reach the schema through their entities' `inde
     const applied = { version: 1, appliedOn: '2026-11-24T00:00:00.000Z', entities: pack.entities };
     const added = planMigration(applied, hinted);
     if (!isRight(added)) throw new Error('plan');
-    expect(added.right.plan).toEqual([{ kind: 'createIndex', table: 'workorder', index: { name: 'IX_workorder_scheduledend_scheduledstart', columns: ['scheduledend', 'scheduledstart'], unique: false }, dataLoss: false }]);
+    const created = added.right.plan.map((step) => (step.kind === 'createIndex' ? step.index.name : step.kind));
+    expect(created).toContain('IX_workorder_scheduledend_scheduledstart');
+    expect(created).toContain('IX_lead_status');
+    expect(added.right.plan.every((step) => step.kind === 'createIndex' && !step.dataLoss)).toBe(true);
     const again = planMigration({ ...applied, entities: hinted }, hinted);
     if (!isRight(again)) throw new Error('plan');
     expect(again.right.plan).toEqual([]);
+  });
+});
+
+describe('a kanban board asks for an index on its lane field, then its order (issue 13: lane pages and counts)', () => {
+  it('lane field (default status) and the first order; none twice', () => {
+    const board = (body: Partial<IndexedView['body']>): IndexedView => ({ objectname: 'lead', body: { viewMode: 'kanban', ...body } });
+    expect(viewIndexes([board({})]).map((v) => v.index.columns)).toEqual([['status']]);
+    expect(viewIndexes([board({ kanbanField: 'stage', query: { orders: [{ attribute: 'name' }] } })]).map((v) => v.index.columns)).toEqual([['stage', 'name']]);
+    expect(viewIndexes([board({}), { objectname: 'lead', body: { allowedModes: ['list', 'kanban'] } }])).toHaveLength(1);
+    expect(viewIndexes([{ objectname: 'lead', body: { viewMode: 'list' } }])).toEqual([]);
   });
 });

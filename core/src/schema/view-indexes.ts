@@ -3,12 +3,13 @@ import type { ListView } from '../metadata/view.js';
 import { declaredIndexName, findTable, nameKey, withDeclaredIndexes, type Index, type Schema } from './schema-model.js';
 
 /**
- * Indexes the views ask for (issue 14): a list view that can show as a calendar reads its window as
+ * Indexes the views ask for (issues 13 and 14): a list view that can show as a calendar reads its window as
  * `end >= window start AND start <= window end`, ordered by start (spec 001 section 9). An index on
  * (end, start) serves that range from the index alone: the engine seeks the end bound and checks the
  * start bound in the index entries, so a month of a large table costs the rows after the window's
- * start, never the whole table. Other modes add nothing: the schema generator's own indexes (lookups,
- * owner, team, createdon, name) serve them.
+ * start, never the whole table. A kanban board asks for its lane field (then its order, see
+ * indexedColumns). Other modes add nothing: the schema generator's own indexes (lookups, owner, team,
+ * createdon, name) serve them.
  *
  * Views are data of their own (inu_view records), not part of an entity, so the schema learns of
  * them through the entity: `withViewIndexHints` writes a pack's view indexes into its entities'
@@ -21,25 +22,44 @@ import { declaredIndexName, findTable, nameKey, withDeclaredIndexes, type Index,
 export type ViewIndex = { readonly table: string; readonly index: Index };
 
 /** A view as the rule reads it: its entity and its list body (the inu_view record's objectname and body). */
-export type IndexedView = { readonly objectname: string; readonly body: Pick<ListView, 'viewMode' | 'allowedModes' | 'calendarStartField' | 'calendarEndField'> };
+export type IndexedView = { readonly objectname: string; readonly body: Pick<ListView, 'viewMode' | 'allowedModes' | 'calendarStartField' | 'calendarEndField' | 'kanbanField'> & { readonly query?: Pick<ListView['query'], 'orders'> } };
 
 export const viewIndexName = declaredIndexName;
 
-const showsCalendar = (b: IndexedView['body']): boolean => b.viewMode === 'calendar' || (b.allowedModes ?? []).includes('calendar');
+const shows = (b: IndexedView['body'], mode: 'calendar' | 'kanban'): boolean => b.viewMode === mode || (b.allowedModes ?? []).includes(mode);
 
-/** The indexes of a set of views: one (end, start) index per entity and pair of calendar fields, in first-seen order. */
+/**
+ * The columns a view reads by: a calendar's (end, start); a kanban board's lane field (default
+ * `status`) then the view's first order, as each lane's page is `lane = value ORDER BY that` and the
+ * lane counts group by the lane field (the kanban bench: five lane pages of 100k leads from 40 ms to
+ * 0.5 ms).
+ */
+const indexedColumns = (b: IndexedView['body']): string[][] => {
+  const out: string[][] = [];
+  if (shows(b, 'calendar')) {
+    const columns = [b.calendarEndField ?? 'scheduledend', b.calendarStartField ?? 'scheduledstart'];
+    if (nameKey(columns[0]) === nameKey(columns[1])) columns.pop();
+    out.push(columns);
+  }
+  if (shows(b, 'kanban')) {
+    const lane = b.kanbanField ?? 'status';
+    const order = b.query?.orders?.[0]?.attribute;
+    out.push(order && nameKey(order) !== nameKey(lane) && !order.includes('.') ? [lane, order] : [lane]);
+  }
+  return out;
+};
+
+/** The indexes of a set of views: one per entity and list of columns (calendar, kanban), in first-seen order. */
 export const viewIndexes = (views: readonly IndexedView[]): ViewIndex[] => {
   const out: ViewIndex[] = [];
   const seen = new Set<string>();
-  for (const v of views) {
-    if (!showsCalendar(v.body)) continue;
-    const columns = [v.body.calendarEndField ?? 'scheduledend', v.body.calendarStartField ?? 'scheduledstart'];
-    if (nameKey(columns[0]) === nameKey(columns[1])) columns.pop();
-    const key = nameKey(`${v.objectname}|${columns.join('|')}`);
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push({ table: v.objectname, index: { name: viewIndexName(v.objectname, columns), columns, unique: false } });
-  }
+  for (const v of views)
+    for (const columns of indexedColumns(v.body)) {
+      const key = nameKey(`${v.objectname}|${columns.join('|')}`);
+      if (seen.has(key)) continue;
+      seen.add(key);
+      out.push({ table: v.objectname, index: { name: viewIndexName(v.objectname, columns), columns, unique: false } });
+    }
   return out;
 };
 
