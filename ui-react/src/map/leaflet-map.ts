@@ -12,6 +12,7 @@ export { L };
 
 export const createMap = (el: HTMLElement, centre: { lat: number; lon: number }, zoom: number): L.Map => {
   const map = L.map(el, { center: [centre.lat, centre.lon], zoom, zoomControl: true, attributionControl: true });
+  map.attributionControl.setPrefix('<a href="https://leafletjs.com">Leaflet</a>');
   const tiles = mapTiles();
   // No network: the tiles fail quietly and the markers stay on the plain background (styles.css).
   if (tiles) L.tileLayer(tiles.url, { attribution: tiles.attribution, maxZoom: 19 }).addTo(map);
@@ -19,5 +20,5 @@ export const createMap = (el: HTMLElement, centre: { lat: number; lon: number },
 };
 
 /** A pin: a CSS shape whose tip is the point. */
-export const pinIcon = (extraClass = ''): L.DivIcon =>
-  L.divIcon({ className: `map-pin ${extraClass}`.trim(), html: '<span class="map-pin-head"></span>', iconSize: [26, 34], iconAnchor: [13, 34] });
+export const pinIcon = (extraClass = '', offset: [number, number] = [0, 0]): L.DivIcon =>
+  L.divIcon({ className: `map-pin ${extraClass}`.trim(), html: '<span class="map-pin-head"></span>', iconSize: [26, 34], iconAnchor: [13 - offset[0], 34 - offset[1]] });

@@ -3,7 +3,7 @@ import type { Entity, FetchRequest } from '../core.js';
 import { fullCaller, StoreClient } from '../testing/store-client.js';
 import { listModel, type ListMemory } from '../list/list-model.js';
 import type { NamedView } from '../list/list-query.js';
-import { mapModel } from './map-model.js';
+import { mapModel, spreadOffsets } from './map-model.js';
 
 const ME = '0f8fad5b-d9cb-469f-a165-70867728950e';
 const site: Entity = {
@@ -82,5 +82,19 @@ describe('map model (spec 001 section 2, view mode 1; issue 14)', () => {
     api.fetch = () => Promise.reject(new Error('offline'));
     await model.load();
     expect((model.loadError.value as Error).message).toBe('offline');
+  });
+});
+
+describe('pins at the same point', () => {
+  it('each of several records at one point is drawn apart (distinct offsets); a pin alone stays on its point', () => {
+    const offsets = spreadOffsets([
+      { lat: 48, lon: 17 },
+      { lat: 48.5, lon: 17 },
+      { lat: 48, lon: 17 },
+      { lat: 48, lon: 17 },
+    ]);
+    expect(offsets[1]).toEqual([0, 0]);
+    const shared = [offsets[0], offsets[2], offsets[3]].map((o) => o!.join());
+    expect(new Set(shared).size).toBe(3);
   });
 });

@@ -12,6 +12,32 @@ export type MapApi = Pick<ApiClient, 'fetch'>;
 
 export type MapModel = ReturnType<typeof mapModel>;
 
+/** Pixels between the point and pins that share it. */
+const SPREAD_PX = 22;
+
+/**
+ * Pins of records at the very same point (equipment at its customer's address) would hide each
+ * other from the mouse: each of n > 1 at one point is drawn around it on a small circle, the
+ * point itself unchanged. Answers a pixel offset per marker (0, 0 for a pin alone).
+ */
+export const spreadOffsets = (markers: readonly { lat: number; lon: number }[]): Array<[number, number]> => {
+  const groups = new Map<string, number[]>();
+  markers.forEach((m, i) => {
+    const key = `${m.lat},${m.lon}`;
+    groups.set(key, [...(groups.get(key) ?? []), i]);
+  });
+  const offsets: Array<[number, number]> = markers.map(() => [0, 0]);
+  for (const members of groups.values()) {
+    if (members.length < 2) continue;
+    const radius = SPREAD_PX * Math.max(1, members.length / 6);
+    members.forEach((index, k) => {
+      const angle = (2 * Math.PI * k) / members.length - Math.PI / 2;
+      offsets[index] = [Math.round(radius * Math.cos(angle)), Math.round(radius * Math.sin(angle))];
+    });
+  }
+  return offsets;
+};
+
 export const mapModel = ({ api, list, refreshDelayMs = 300 }: { api: MapApi; list: ListModel; refreshDelayMs?: number }) => {
   const entity = list.entity;
   /** The coordinate fields of the view, or the one missing. */

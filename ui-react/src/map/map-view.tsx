@@ -9,7 +9,7 @@ import { objectChangedEvent } from '../state/realtime.js';
 import { Icon } from '../ui/icons.js';
 import type { ViewBodyProps } from '../list/view-bodies.js';
 import { createMap, L, pinIcon } from './leaflet-map.js';
-import { mapModel } from './map-model.js';
+import { mapModel, spreadOffsets } from './map-model.js';
 
 /**
  * The map body of the list screen (spec 001 section 2, view mode 1; issue 14): the list's records
@@ -87,13 +87,30 @@ const MarkerMap = ({ markers, label, onOpen }: { markers: readonly MapMarker[]; 
   const open = useRef(onOpen);
   open.current = onOpen;
 
+  const fit = useRef<() => void>(() => undefined);
+  fit.current = () => {
+    const l = leaflet.current;
+    if (!l) return;
+    l.map.invalidateSize();
+    // Fit the pins (decided in docs/ui.md "Map"); none: the default centre and zoom.
+    if (markers.length > 0) l.map.fitBounds(L.latLngBounds(markers.map((m) => [m.lat, m.lon] as [number, number])), { padding: [40, 40], maxZoom: MAP_ZOOM_EDITOR });
+    else l.map.setView([MAP_DEFAULT_CENTRE.lat, MAP_DEFAULT_CENTRE.lon], MAP_DEFAULT_ZOOM);
+  };
+
   useEffect(() => {
     if (!el.current) return;
     const map = createMap(el.current, MAP_DEFAULT_CENTRE, MAP_DEFAULT_ZOOM);
     const pins = L.layerGroup().addTo(map);
     leaflet.current = { map, pins };
-    // The frame may get its size after the first paint (the lazy body, a phone's rotation).
-    const resize = new ResizeObserver(() => map.invalidateSize());
+    // The frame gets its final size after the first paint (the lazy body, a phone's rotation): fit again then.
+    let size = '';
+    const resize = new ResizeObserver(([entry]) => {
+      const now = `${Math.round(entry?.contentRect.width ?? 0)}x${Math.round(entry?.contentRect.height ?? 0)}`;
+      if (now !== size) {
+        size = now;
+        fit.current();
+      }
+    });
     resize.observe(el.current);
     return () => {
       resize.disconnect();
@@ -106,18 +123,28 @@ const MarkerMap = ({ markers, label, onOpen }: { markers: readonly MapMarker[]; 
     const l = leaflet.current;
     if (!l) return;
     l.pins.clearLayers();
-    for (const m of markers) {
+    const offsets = spreadOffsets(markers);
+    markers.forEach((m, i) => {
       const title = String(m.record.name ?? m.id);
-      const pin = L.marker([m.lat, m.lon], { icon: pinIcon(), title, alt: title, keyboard: true, riseOnHover: true });
+      // The pin is a button of its own (Leaflet's keyboard option relies on the deprecated keypress event).
+      const pin = L.marker([m.lat, m.lon], { icon: pinIcon('', offsets[i]), title, alt: title, keyboard: false, riseOnHover: true });
       pin.on('click', () => open.current(m.record));
       pin.addTo(l.pins);
       const icon = pin.getElement();
-      icon?.setAttribute('aria-label', title);
-      icon?.setAttribute('data-record-id', m.id);
-    }
-    // Fit the pins (decided in docs/ui.md "Map"); none: the default centre and zoom.
-    if (markers.length > 0) l.map.fitBounds(L.latLngBounds(markers.map((m) => [m.lat, m.lon] as [number, number])), { padding: [32, 32], maxZoom: MAP_ZOOM_EDITOR });
-    else l.map.setView([MAP_DEFAULT_CENTRE.lat, MAP_DEFAULT_CENTRE.lon], MAP_DEFAULT_ZOOM);
+      if (icon) {
+        icon.tabIndex = 0;
+        icon.setAttribute('role', 'button');
+        icon.setAttribute('aria-label', title);
+        icon.setAttribute('data-record-id', m.id);
+        icon.addEventListener('keydown', (e) => {
+          if (e.key !== 'Enter' && e.key !== ' ') return;
+          e.preventDefault();
+          e.stopPropagation();
+          open.current(m.record);
+        });
+      }
+    });
+    fit.current();
   }, [markers]);
 
   return <div ref={el} className="map-canvas" role="region" aria-label={label} />;
