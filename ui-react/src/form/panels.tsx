@@ -3,6 +3,7 @@ import type { Panel } from '../core.js';
 import { DEFAULT_MIN_COLUMN_WIDTH, DEFAULT_SPLIT_SIZES, SPLIT_BREAKPOINT } from '../core.js';
 import { useT } from '../i18n.js';
 import { Icon } from '../ui/icons.js';
+import { AddressOfPanel } from '../address/address-of-panel.js';
 import { AssociatedListPanel, associatedListTitle } from './associated-list-panel.js';
 import { FieldRow } from './field-row.js';
 import type { PanelContext } from './panel-context.js';
@@ -25,6 +26,8 @@ const FieldsPanel = ({ panel, ctx }: { panel: Panel; ctx: PanelContext }) => {
           <FieldRow key={`${f.name}-${i}`} f={f} ctx={ctx} />
         ))}
       </div>
+      {/* An address among the fields: the address-with-map field (issue 14). */}
+      <AddressOfPanel panel={panel} ctx={ctx} />
       {(panel.panels ?? []).map((p) => (
         <PanelView key={p.name} panel={p} ctx={ctx} />
       ))}
