@@ -51,6 +51,50 @@ afterAll(async () => {
   await fake?.close();
 });
 
+describe('the address editor in a real browser (issue 14 "address editors")', { timeout: 120_000 }, () => {
+  it('the address dialog fills the coordinates from the loopback geocoder; the button flashes; OK and Save write them', async () => {
+    const id = await admin.create('account', { name: 'Geocoded Ltd', address1_street: '', address1_city: '' });
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, ORG, ADMIN, PASSWORD);
+    await page.goto(`${server.url}/!/edit/account/${id}`);
+    await page.getByRole('tab', { name: 'Address' }).click();
+    await page.getByRole('button', { name: 'Edit address' }).click();
+    const dialog = page.locator('dialog#address');
+    await dialog.waitFor();
+    const lookup = dialog.getByRole('button', { name: 'Lookup location' });
+    // Without street and city the lookup says so and asks nobody.
+    const asked = fake.requests.length;
+    await lookup.click();
+    await dialog.getByText('Please provide street and city first').waitFor();
+    expect(await lookup.getAttribute('data-flash')).toBe('flash-failed');
+    expect(fake.requests.length).toBe(asked);
+    // An address nobody knows.
+    await dialog.getByLabel('Street').fill('Nowhere 1');
+    await dialog.getByLabel('City').fill('Atlantis');
+    await lookup.click();
+    await dialog.getByText('Address not found').waitFor();
+    // A known one: the coordinates of the fake's best match for the city asked for.
+    await dialog.getByLabel('Street').fill('Hlavná 12');
+    await dialog.getByLabel('City').fill('Trnava');
+    await lookup.click();
+    await poll(() => dialog.getByLabel('Latitude').inputValue()).toBe('48.377428');
+    expect(await dialog.getByLabel('Longitude').inputValue()).toBe('17.587229');
+    expect(await lookup.getAttribute('data-flash')).toBe('flash-ok');
+    await poll(() => lookup.getAttribute('data-flash')).toBeNull(); // green for 500 ms only
+    await shot(page, 'address-dialog');
+    // Lookup address: the ZIP and country from the coordinates.
+    await dialog.getByRole('button', { name: 'Lookup address' }).click();
+    await poll(() => dialog.getByLabel('ZIP').inputValue()).toBe('917 01');
+    await dialog.getByRole('button', { name: 'OK', exact: true }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await poll(async () => {
+      const r = await admin.byName('account', id, 'id');
+      return [r.address1_street, r.address1_city, r.address1_zip, r.address1_latitude, r.address1_longitude];
+    }).toEqual(['Hlavná 12', 'Trnava', '917 01', 48.377428, 17.587229]);
+    await context.close();
+  });
+});
+
 describe('map view mode in a real browser (issue 14 "Map")', { timeout: 120_000 }, () => {
   it("the Warranty Ending view shows the demo's equipment with coordinates as pins, each named by its record", async () => {
     const expected = await admin.count('equipment', {
