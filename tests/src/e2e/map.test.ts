@@ -160,6 +160,15 @@ describe('map view mode in a real browser (issue 14 "Map")', { timeout: 120_000 
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     await expect(page.locator('.map-canvas').getAttribute('aria-label')).resolves.toBe('Záznamy na mape');
     await shot(page, 'warranty-map-360-dark-sk');
+    const [account] = await admin.fetchRecords({ entity: { name: 'account', attributes: [{ attribute: 'id' }], filter: { conditions: [{ attribute: 'address1_latitude', operator: 'not-null' }] } }, page: 1, pageSize: 1 });
+    await page.goto(`${server.url}/!/edit/account/${String(account!.id)}`);
+    await page.getByRole('tab', { name: 'Adresa' }).click();
+    await page.locator('.address-with-map .map-pin').waitFor();
+    await shot(page, 'address-field-360-dark-sk');
+    await page.getByRole('button', { name: 'Upraviť adresu' }).click();
+    await page.locator('dialog#address .map-pin').waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await page.locator('dialog#address').screenshot({ path: join(SHOTS, 'address-dialog-360-dark-sk.png') });
     await context.close();
   });
 });
