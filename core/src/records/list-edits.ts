@@ -255,7 +255,8 @@ export const buildBatch = (
  * `{CODE}: Rolled back: item {index} failed: ...`), with its row key; undefined when all passed.
  */
 export const failedItem = (
-  results: readonly ItemResult[],
+  /** the batch's answers (the store's ItemResult, or the wire's `{ id?, error? }`) */
+  results: ReadonlyArray<ItemResult | { readonly id?: string; readonly error?: string }>,
   keys: readonly string[],
 ): { index: number; key: string; error: string } | undefined => {
   const errors = results.map((r, index) => ({ index, error: 'error' in r ? r.error : undefined }));
