@@ -45,6 +45,17 @@ describe('POST /api/geocode through the configured geocoder', () => {
     expect([r.status, await r.text()]).toEqual([502, 'ERR_UPSTREAM: the geocoding service refused: too many requests (429)']);
   });
 
+  it('one user has at most 3 lookups waiting: the first three are answered, more get 429 ERR_TOO_MANY_REQUESTS', async () => {
+    fake.mode = 'slow';
+    fake.slowMs = 300;
+    const answers = await Promise.all(Array.from({ length: 5 }, () => api.post('geocode', { q: 'Hlavná 12, Trnava' })));
+    fake.mode = 'normal';
+    const statuses = answers.map((r) => r.status).sort();
+    expect(statuses).toEqual([200, 200, 200, 429, 429]);
+    const refused = answers.find((r) => r.status === 429)!;
+    expect(await refused.text()).toBe('ERR_TOO_MANY_REQUESTS: at most 3 address lookups of one user wait at once; try again shortly');
+  }, 20_000);
+
   it('without a session: 401; malformed, huge or out-of-range input: 400 ERR_INPUT naming it, and the service is not asked', async () => {
     const anonymous = await fetch(`${h.url}/api/geocode`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ q: 'Trnava' }) });
     expect(anonymous.status).toBe(401);
