@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { MAP_DEFAULT_CENTRE, MAP_DEFAULT_ZOOM, MAP_ZOOM_ADDRESS_FIELD } from '../core.js';
+import { MAP_DEFAULT_CENTRE, MAP_DEFAULT_ZOOM, MAP_ZOOM_FORM } from '../core.js';
 import { useT } from '../i18n.js';
 import { Icon } from '../ui/icons.js';
 import type { PanelContext } from '../form/panel-context.js';
@@ -8,11 +8,12 @@ import { addressChanges, addressValuesOf, type AddressGroup } from './address-gr
 import { AddressDialog } from './address-dialog.js';
 
 /**
- * The address-with-map field (spec 001 "Address and map editors"): under a form's address fields,
- * a small map at zoom 9 with the record's point, and the Edit address button that opens the address
- * dialog; its OK sets the changed fields in the form (saved with the record, like any edit).
+ * The form's address map (spec 001 "Address and map editors"): under a form's address fields, a
+ * small map with the record's point (zoom 12, the spec's zoom "in the form"; `zoom` 9 is the
+ * address-with-map field's), and the Edit address button that opens the address dialog; its OK sets
+ * the changed fields in the form (saved with the record, like any edit).
  */
-const AddressWithMap = ({ group, ctx }: { group: AddressGroup; ctx: PanelContext }) => {
+const AddressWithMap = ({ group, ctx, zoom = MAP_ZOOM_FORM }: { group: AddressGroup; ctx: PanelContext; zoom?: number }) => {
   const t = useT();
   const [open, setOpen] = useState(false);
   const values = addressValuesOf(group, ctx.record);
@@ -43,8 +44,8 @@ const AddressWithMap = ({ group, ctx }: { group: AddressGroup; ctx: PanelContext
       return;
     }
     p.marker = L.marker([values.latitude, values.longitude], { icon: pinIcon(), keyboard: false, interactive: false }).addTo(p.map);
-    p.map.setView([values.latitude, values.longitude], MAP_ZOOM_ADDRESS_FIELD);
-  }, [values.latitude, values.longitude]);
+    p.map.setView([values.latitude, values.longitude], zoom);
+  }, [values.latitude, values.longitude, zoom]);
 
   return (
     <div className="address-with-map">
