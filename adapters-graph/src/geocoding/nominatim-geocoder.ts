@@ -20,7 +20,7 @@ export type NominatimConfig = {
 /** `TESSERA_GEOCODER_URL` (default Nominatim's public instance) and `TESSERA_GEOCODER_USER_AGENT`. */
 export const nominatimConfigFromEnv = (env: Record<string, string | undefined>): NominatimConfig => ({
   baseUrl: env.TESSERA_GEOCODER_URL?.trim() || NOMINATIM_PUBLIC_URL,
-  userAgent: env.TESSERA_GEOCODER_USER_AGENT?.trim() || 'Tessera/1.0 (self-hosted CRM; https://github.com/tessera)',
+  userAgent: env.TESSERA_GEOCODER_USER_AGENT?.trim() || 'Tessera/1.0 (self-hosted CRM)',
   minIntervalMs: 1000,
   timeoutMs: 10_000,
 });
