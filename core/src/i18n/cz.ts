@@ -144,6 +144,9 @@ export const cz: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   MsgProvideStreetCity: 'Nejprve zadejte ulici a město',
   MsgAddressNotFound: 'Adresa nebyla nalezena',
   LblMarkerDrag: 'Přetáhněte značku na místo',
+  // The address-with-map field (spec 001 "Address and map editors"; issue 14)
+  LblAddressFieldMap: '{field} na mapě',
+  MsgAddressFieldNoField: 'Tuto adresu nelze zobrazit na mapě: {field} není číselné pole tohoto typu záznamu.',
   // Calendar mode of a list (spec 001 section 2)
   LblCalMode: 'Režim',
   LblCalMonth: 'Měsíc',

@@ -138,6 +138,9 @@ export const de: Record<MessageKey, Message<OneOtherPluralCategory>> = {
   MsgProvideStreetCity: 'Bitte zuerst Straße und Ort angeben',
   MsgAddressNotFound: 'Adresse nicht gefunden',
   LblMarkerDrag: 'Ziehen Sie die Markierung an den Ort',
+  // The address-with-map field (spec 001 "Address and map editors"; issue 14)
+  LblAddressFieldMap: '{field} auf der Karte',
+  MsgAddressFieldNoField: 'Diese Adresse kann nicht auf einer Karte angezeigt werden: {field} ist kein Zahlenfeld dieses Datensatztyps.',
   // Calendar mode of a list (spec 001 section 2)
   LblCalMode: 'Modus',
   LblCalMonth: 'Monat',

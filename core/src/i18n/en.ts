@@ -142,6 +142,9 @@ export const en = {
   MsgProvideStreetCity: 'Please provide street and city first',
   MsgAddressNotFound: 'Address not found',
   LblMarkerDrag: 'Drag the marker to the place',
+  // The address-with-map field (spec 001 "Address and map editors"; issue 14)
+  LblAddressFieldMap: '{field} on the map',
+  MsgAddressFieldNoField: 'This address cannot show on a map: {field} is not a number field of this record type.',
   // Calendar mode of a list (spec 001 section 2)
   LblCalMode: 'Mode',
   LblCalMonth: 'Month',

@@ -144,6 +144,9 @@ export const sk: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   MsgProvideStreetCity: 'Najprv zadajte ulicu a mesto',
   MsgAddressNotFound: 'Adresa sa nenašla',
   LblMarkerDrag: 'Presuňte značku na miesto',
+  // The address-with-map field (spec 001 "Address and map editors"; issue 14)
+  LblAddressFieldMap: '{field} na mape',
+  MsgAddressFieldNoField: 'Túto adresu nemožno zobraziť na mape: {field} nie je číselné pole tohto typu záznamu.',
   // Calendar mode of a list (spec 001 section 2)
   LblCalMode: 'Režim',
   LblCalMonth: 'Mesiac',

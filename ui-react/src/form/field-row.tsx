@@ -1,6 +1,8 @@
 import type { FormField } from '../core.js';
 import { FIELD_SEPARATOR, hasFlag } from '../core.js';
 import { useT } from '../i18n.js';
+import { AddressField } from '../address/address-field.js';
+import { ADDRESS_WITH_MAP } from '../address/address-field-model.js';
 import { FieldEditor } from './editors.js';
 import type { PanelContext } from './panel-context.js';
 
@@ -32,19 +34,23 @@ export const FieldRow = ({ f, ctx }: { f: FormField; ctx: PanelContext }) => {
         )}
         {required && <span className="sr-only"> ({t('MsgRequired')})</span>}
       </label>
-      <FieldEditor
-        id={id}
-        p={p}
-        f={f}
-        value={ctx.record[p.logicalName]}
-        record={ctx.record}
-        entityName={ctx.entity.logicalName}
-        disabled={disabled}
-        invalid={invalid}
-        describedBy={hintId}
-        label={label}
-        onChange={(v) => ctx.setValue(p.logicalName, v)}
-      />
+      {f.customComponent === ADDRESS_WITH_MAP ? (
+        <AddressField id={id} p={p} f={f} ctx={ctx} disabled={disabled} invalid={invalid} describedBy={hintId} label={label} />
+      ) : (
+        <FieldEditor
+          id={id}
+          p={p}
+          f={f}
+          value={ctx.record[p.logicalName]}
+          record={ctx.record}
+          entityName={ctx.entity.logicalName}
+          disabled={disabled}
+          invalid={invalid}
+          describedBy={hintId}
+          label={label}
+          onChange={(v) => ctx.setValue(p.logicalName, v)}
+        />
+      )}
       {f.tooltip && (
         <span className="hint" id={`${id}-hint`}>
           {f.tooltip}
