@@ -83,4 +83,29 @@ describe('address editor (spec 001 "Address and map editors", issue 14)', () => 
     model.moveTo(48.2000004, 17.3);
     expect([model.values.value.latitude, model.values.value.longitude]).toEqual([48.2, 17.3]);
   });
+
+  it("'My Location' also fills street, city, ZIP and country from the address at the position (issue 14: the geocoder's reverse)", async () => {
+    vi.useFakeTimers();
+    const { model, calls } = setup(() => ({ match: TRNAVA }), { street: 'Old 1', city: 'Elsewhere' });
+    await model.myLocation();
+    expect(calls).toEqual([{ lat: 48.1, lon: 17.1 }]);
+    expect(model.values.value).toEqual({ street: 'Hlavná 12', city: 'Trnava', zip: '917 01', country: 'Slovensko', latitude: 48.1, longitude: 17.1 });
+    expect(model.flash.value).toEqual({ button: 'mine', ok: true });
+    expect(model.busy.value).toBeNull();
+  });
+
+  it("'My Location' where no address is known keeps the coordinates and says 'Address not found'; no position flashes red, asks nobody", async () => {
+    vi.useFakeTimers();
+    const nowhere = setup(() => ({ match: null }), { street: 'Old 1', city: 'Elsewhere' });
+    await nowhere.model.myLocation();
+    expect(nowhere.model.values.value).toMatchObject({ street: 'Old 1', city: 'Elsewhere', latitude: 48.1, longitude: 17.1 });
+    expect(nowhere.model.message.value).toBe('MsgAddressNotFound');
+    expect(nowhere.model.flash.value).toEqual({ button: 'mine', ok: true });
+    const calls: GeocodeRequest[] = [];
+    const logged: string[] = [];
+    const denied = addressModel({ api: { geocode: async (r) => (calls.push(r), { match: TRNAVA }) }, initial: empty, position: () => Promise.reject(new Error('denied')), log: (m) => logged.push(m) });
+    await denied.myLocation();
+    expect([denied.values.value.latitude, calls, logged]).toEqual([null, [], ['position unavailable: denied']]);
+    expect(denied.flash.value).toEqual({ button: 'mine', ok: false });
+  });
 });

@@ -5,7 +5,7 @@ import type { ApiClient } from '../api/client.js';
  * The address editor dialog as a model of signals (spec 001 "Address and map editors",
  * "Geocoding", "Timing"; issue 14): street, city, ZIP, country, latitude and longitude; Lookup
  * location (address to coordinates), Lookup address (coordinates to address), My Location (the
- * browser's position), the marker dragged. Typing in the address looks the location up after a
+ * browser's position and the address there), the marker dragged. Typing in the address looks the location up after a
  * 3000 ms pause; a button looks up at once. The button that looked up flashes green for 500 ms on
  * success and red for 2 s on failure; a failed geocoding is only logged (spec 001 "Errors").
  */
@@ -89,22 +89,17 @@ export const addressModel = ({ api, initial, position = browserPosition, debounc
     }
   };
 
-  /** Coordinates to address: fills street (with the house number), city, ZIP and country. */
-  const lookupAddress = async (): Promise<void> => {
-    const { latitude, longitude } = values.value;
-    if (latitude === null || longitude === null) {
-      flashButton('address', false);
-      return;
-    }
-    const n = ++seq;
-    busy.value = 'address';
+  /**
+   * The address at a point (the geocoder's reverse) into street (with the house number), city, ZIP
+   * and country; parts the answer lacks stay. 'stale' when a newer lookup started meanwhile.
+   */
+  const fillAddressAt = async (lat: number, lon: number, n: number): Promise<'filled' | 'none' | 'failed' | 'stale'> => {
     try {
-      const { match } = await api.geocode({ lat: latitude, lon: longitude });
-      if (n !== seq) return;
+      const { match } = await api.geocode({ lat, lon });
+      if (n !== seq) return 'stale';
       if (!match) {
         message.value = 'MsgAddressNotFound';
-        flashButton('address', false);
-        return;
+        return 'none';
       }
       const a = match.address;
       batch(() => {
@@ -117,28 +112,59 @@ export const addressModel = ({ api, initial, position = browserPosition, debounc
         };
         message.value = null;
       });
-      flashButton('address', true);
+      return 'filled';
     } catch (e) {
-      if (n !== seq) return;
+      if (n !== seq) return 'stale';
       log(`address lookup failed: ${e instanceof Error ? e.message : String(e)}`);
+      return 'failed';
+    }
+  };
+
+  /** Coordinates to address: fills street (with the house number), city, ZIP and country. */
+  const lookupAddress = async (): Promise<void> => {
+    const { latitude, longitude } = values.value;
+    if (latitude === null || longitude === null) {
       flashButton('address', false);
+      return;
+    }
+    const n = ++seq;
+    busy.value = 'address';
+    try {
+      const filled = await fillAddressAt(latitude, longitude, n);
+      if (filled !== 'stale') flashButton('address', filled === 'filled');
     } finally {
       if (n === seq) busy.value = null;
     }
   };
 
-  /** The browser's position as the coordinates. */
+  /**
+   * The browser's position as the coordinates, and the address there (issue 14: My Location fills
+   * street, city, ZIP and country too). The button flashes green once the position came: the
+   * coordinates are set even when no address is known there ('Address not found' says so); red when
+   * the browser gives no position (denied, unavailable), which is only logged.
+   */
   const myLocation = async (): Promise<void> => {
+    const n = ++seq;
     busy.value = 'mine';
     try {
-      const p = await position();
-      values.value = { ...values.value, latitude: round(p.lat), longitude: round(p.lon) };
-      flashButton('mine', true);
-    } catch (e) {
-      log(`position unavailable: ${e instanceof Error ? e.message : String(e)}`);
-      flashButton('mine', false);
+      let p: { lat: number; lon: number };
+      try {
+        p = await position();
+      } catch (e) {
+        if (n !== seq) return;
+        log(`position unavailable: ${e instanceof Error ? e.message : String(e)}`);
+        flashButton('mine', false);
+        return;
+      }
+      if (n !== seq) return;
+      const [lat, lon] = [round(p.lat), round(p.lon)];
+      batch(() => {
+        values.value = { ...values.value, latitude: lat, longitude: lon };
+        message.value = null;
+      });
+      if ((await fillAddressAt(lat, lon, n)) !== 'stale') flashButton('mine', true);
     } finally {
-      busy.value = null;
+      if (n === seq) busy.value = null;
     }
   };
 
