@@ -105,6 +105,20 @@ describe('the address-with-map field lookups (spec 001 section 9: "reminder typi
     expect(located).toEqual([[48.377428, 17.587229]]);
   });
 
+  it('typing on while a lookup is on its way drops its answer (it was for an older text)', async () => {
+    const pending: Array<(a: GeocodeAnswer) => void> = [];
+    const located: Array<[number, number]> = [];
+    const model = addressFieldModel({ api: { geocode: () => new Promise<GeocodeAnswer>((ok) => pending.push(ok)) }, onLocated: (lat, lon) => located.push([lat, lon]) });
+    const asked = model.lookupNow('Hlavná 12, Trnava');
+    expect(model.busy.value).toBe(true);
+    model.typed('Hlavná 12, Trnava, Slovensko');
+    expect(model.busy.value).toBe(false);
+    pending[0]!({ match: TRNAVA });
+    await asked;
+    expect(located).toEqual([]);
+    model.dispose();
+  });
+
   it('a failed service is only logged (spec 001 "Errors"), no message; dispose stops a waiting lookup', async () => {
     vi.useFakeTimers();
     const { model, calls, logged } = setup(() => Promise.reject(new Error('502')));

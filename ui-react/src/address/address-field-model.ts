@@ -99,9 +99,15 @@ export const addressFieldModel = ({ api, onLocated, delayMs = ADDRESS_FIELD_DELA
     }
   };
 
-  /** A typed change: the lookup waits for a 1000 ms pause. */
+  /** A typed change: the lookup waits for a 1000 ms pause; one still on its way is for an old text (dropped). */
   const typed = (text: string) => {
-    message.value = null;
+    seq++;
+    inFlight?.abort();
+    inFlight = null;
+    batch(() => {
+      message.value = null;
+      busy.value = false;
+    });
     clearTimeout(timer);
     pending = text;
     timer = setTimeout(() => void lookupNow(text), delayMs);
