@@ -457,8 +457,6 @@ export const cz: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   LblComingSoon: 'Již brzy',
   ComingMetadata: 'Zde budete definovat typy záznamů: entity, jejich pole, formuláře a zobrazení.',
   ComingLocalize: 'Zde budete překládat názvy entit, polí, možností a položek menu do jazyků vaší organizace.',
-  ComingWhatsNextTitle: 'Co dál',
-  ComingWhatsNext: 'Zde budou vaše úkoly k dokončení: záznamy, které potřebují vaši pozornost, podle data, vlastníka a kategorie.',
   // The What's Next screen (issue 17; spec 002 sections 2 and 4)
   WhatsNextTitle: 'Co dál',
   WhatsNextScheduled: 'Naplánováno',
@@ -476,8 +474,6 @@ export const cz: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   WhatsNextOpenRule: 'Otevřít pravidlo záznamu {name}',
   WhatsNextSearchOwner: 'Hledat uživatele',
   WhatsNextFilters: 'Filtry Co dál',
-  ComingImport: 'Zde budete načítat záznamy ze souborů CSV nebo JSON: stáhnete šablonu, nahrajete soubor, zkontrolujete řádky a vytvoříte nebo aktualizujete záznamy.',
-  ComingExport: 'Zde budete exportovat záznamy: vyberete entitu, nastavíte dotaz a stáhnete je jako CSV, PDF nebo JSON.',
   ComingCustomTitle: 'Vlastní stránka',
   ComingCustom: 'Zde bude stránka vytvořená pro vaši organizaci.',
   MsgNoRecordsMatchFilters: 'Filtrům neodpovídají žádné {entities}',

@@ -416,8 +416,6 @@ export const de: Record<MessageKey, Message<OneOtherPluralCategory>> = {
   LblComingSoon: 'Demnächst',
   ComingMetadata: 'Hier legen Sie Ihre Datensatztypen fest: Entitäten, ihre Felder, Formulare und Ansichten.',
   ComingLocalize: 'Hier übersetzen Sie die Namen von Entitäten, Feldern, Optionen und Menüeinträgen in die Sprachen Ihrer Organisation.',
-  ComingWhatsNextTitle: 'Wie geht es weiter',
-  ComingWhatsNext: 'Hier stehen Ihre Nachfassaufgaben: die Datensätze, die Ihre Aufmerksamkeit brauchen, nach Datum, Besitzer und Kategorie.',
   // The What's Next screen (issue 17; spec 002 sections 2 and 4)
   WhatsNextTitle: 'Was steht an',
   WhatsNextScheduled: 'Geplant',
@@ -435,8 +433,6 @@ export const de: Record<MessageKey, Message<OneOtherPluralCategory>> = {
   WhatsNextOpenRule: 'Regel von {name} öffnen',
   WhatsNextSearchOwner: 'Benutzer suchen',
   WhatsNextFilters: 'Filter für Was steht an',
-  ComingImport: 'Hier laden Sie Datensätze aus CSV- oder JSON-Dateien: Vorlage herunterladen, Datei hochladen, Zeilen prüfen, dann Datensätze anlegen oder aktualisieren.',
-  ComingExport: 'Hier exportieren Sie Datensätze: Entität wählen, Abfrage einrichten und als CSV, PDF oder JSON herunterladen.',
   ComingCustomTitle: 'Eigene Seite',
   ComingCustom: 'Hier wird eine für Ihre Organisation erstellte Seite angezeigt.',
   MsgNoRecordsMatchFilters: 'Keine {entities} entsprechen den Filtern',

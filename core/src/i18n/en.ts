@@ -422,8 +422,6 @@ export const en = {
   LblComingSoon: 'Coming soon',
   ComingMetadata: 'Define your record types here: entities, their fields, forms and views.',
   ComingLocalize: 'Translate the names of entities, fields, options and menu items into the languages of your organization here.',
-  ComingWhatsNextTitle: "What's Next",
-  ComingWhatsNext: 'Your follow-ups will be listed here: the records that need your attention, by date, owner and category.',
   // The What's Next screen (issue 17; spec 002 sections 2 and 4)
   WhatsNextTitle: "What's Next",
   WhatsNextScheduled: 'Scheduled',
@@ -441,8 +439,6 @@ export const en = {
   WhatsNextOpenRule: 'Open the rule of {name}',
   WhatsNextSearchOwner: 'Search users',
   WhatsNextFilters: "What's Next filters",
-  ComingImport: 'Load records from CSV or JSON files here: download a template, upload a file, check the rows, then create or update the records.',
-  ComingExport: 'Export records here: pick an entity, set up the query, and download them as CSV, PDF or JSON.',
   ComingCustomTitle: 'Custom page',
   ComingCustom: 'A page made for your organization will be shown here.',
   // An empty list caused by filters (issue 23 item 2)

@@ -462,8 +462,6 @@ export const sk: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   LblComingSoon: 'Čoskoro',
   ComingMetadata: 'Tu budete definovať typy záznamov: entity, ich polia, formuláre a zobrazenia.',
   ComingLocalize: 'Tu budete prekladať názvy entít, polí, možností a položiek menu do jazykov vašej organizácie.',
-  ComingWhatsNextTitle: 'Čo ďalej',
-  ComingWhatsNext: 'Tu budú vaše úlohy na dokončenie: záznamy, ktoré potrebujú vašu pozornosť, podľa dátumu, vlastníka a kategórie.',
   // The What's Next screen (issue 17; spec 002 sections 2 and 4)
   WhatsNextTitle: 'Čo ďalej',
   WhatsNextScheduled: 'Naplánované',
@@ -481,8 +479,6 @@ export const sk: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   WhatsNextOpenRule: 'Otvoriť pravidlo záznamu {name}',
   WhatsNextSearchOwner: 'Hľadať používateľov',
   WhatsNextFilters: 'Filtre Čo ďalej',
-  ComingImport: 'Tu budete načítavať záznamy zo súborov CSV alebo JSON: stiahnete šablónu, nahráte súbor, skontrolujete riadky a vytvoríte alebo aktualizujete záznamy.',
-  ComingExport: 'Tu budete exportovať záznamy: vyberiete entitu, nastavíte dopyt a stiahnete ich ako CSV, PDF alebo JSON.',
   ComingCustomTitle: 'Vlastná stránka',
   ComingCustom: 'Tu bude stránka vytvorená pre vašu organizáciu.',
   MsgNoRecordsMatchFilters: 'Filtrom nezodpovedajú žiadne {entities}',

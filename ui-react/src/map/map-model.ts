@@ -1,5 +1,6 @@
 import { batch, computed, effect, signal, untracked } from '@preact/signals-react';
 import { mapFieldsOf, mapRequest, markerOf, type MapMarker } from '../core.js';
+import type { EntityRecord } from '../core.js';
 import type { ApiClient } from '../api/client.js';
 import type { ListModel } from '../list/list-model.js';
 
@@ -68,7 +69,7 @@ export const mapModel = ({ api, list, refreshDelayMs = 300 }: { api: MapApi; lis
       const answer = await api.fetch(mapRequest(current.request, entity.value, f));
       if (n !== seq) return;
       batch(() => {
-        markers.value = answer.records.flatMap((r) => markerOf(r, entity.value, f) ?? []);
+        markers.value = (answer.records as EntityRecord[]).flatMap((r) => markerOf(r, entity.value, f) ?? []);
         count.value = answer.count ?? null;
         loadError.value = null;
       });
