@@ -32,8 +32,8 @@ describe('the SQLite worker pool (issue 22 item 1)', () => {
   });
 
   it("one file's slow read leaves a worker to another file: b is answered while a's read runs", async () => {
-    await pool.read(b, [{ sql: 'SELECT 1 AS x', params: [] }]); // both workers loaded
-    await pool.read(a, [{ sql: 'SELECT 1 AS x', params: [] }]);
+    // both workers loaded (two reads at once go to two workers)
+    await Promise.all([pool.read(b, [{ sql: 'SELECT 1 AS x', params: [] }]), pool.read(a, [{ sql: 'SELECT 1 AS x', params: [] }])]);
     let slowDone = false;
     const SLOWER = { sql: SLOW.sql.replace('5000000', '30000000'), params: [] };
     const slow = pool.read(a, [SLOWER]).then((r) => ((slowDone = true), r));

@@ -147,9 +147,12 @@ export class SqliteWorkerPool {
     }
   }
 
-  /** The worker with the least work; one still loading (a replacement) counts as busy. */
+  /**
+   * The worker with the least work. One still loading (a replacement) counts as half busy: it is
+   * passed over for an idle one, but preferred to one running a statement, whose end nobody knows.
+   */
   private leastBusy(): PoolWorker {
-    const load = (w: PoolWorker): number => w.pending.size + w.transactions.size + (w.ready ? 0 : 1);
+    const load = (w: PoolWorker): number => w.pending.size + w.transactions.size + (w.ready ? 0 : 0.5);
     let best = this.workers[0];
     for (const w of this.workers) if (load(w) < load(best)) best = w;
     return best;
