@@ -7,6 +7,7 @@ import { useT } from '../i18n.js';
 import { caller, entityOf, guiObjects } from '../state/session.js';
 import { Icon } from '../ui/icons.js';
 import { Modal } from '../ui/modal.js';
+import { LookupOptions } from '../ui/lookup-options.js';
 import { useQuickCreate } from './quick-create.js';
 import { LookupDialog } from './lookup-dialog.js';
 import { selfExclusion, useLookupSearch, type Hit } from './lookup-search.js';
@@ -154,24 +155,7 @@ export const LookupInput = ({
         )}
       </div>
       {open && editing && (
-        <ul className="lookup-list" id={listId} role="listbox" aria-label={label}>
-          {hits.length === 0 && <li className="muted lookup-empty">{t('MsgNoResults')}</li>}
-          {hits.map((h, i) => (
-            <li
-              key={h.id}
-              id={`${listId}-${i}`}
-              role="option"
-              aria-selected={i === active}
-              className={i === active ? 'active' : ''}
-              onMouseDown={(e) => {
-                e.preventDefault();
-                pick(h);
-              }}
-            >
-              <span className="lookup-name">{h.label}</span>
-              {h.details && h.details.length > 0 && <span className="lookup-details">{h.details.join(' · ')}</span>}
-            </li>
-          ))}
+        <LookupOptions listId={listId} label={label} hits={hits} active={active} onPick={pick}>
           {canCreate && (
             <li className="lookup-create" onMouseDown={(e) => {
               e.preventDefault();
@@ -181,7 +165,7 @@ export const LookupInput = ({
               <Icon name="plus" size={16} /> {t('CmdCreate')}
             </li>
           )}
-        </ul>
+        </LookupOptions>
       )}
       {dialog === 'browse' && <LookupDialog target={target} exclude={exclude} onClose={() => setDialog(null)} onPick={(h) => { pick(h); setDialog(null); }} canCreate={canCreate} onCreate={() => setDialog('create')} />}
       {dialog === 'create' && quickForm && QuickCreate && (

@@ -3,6 +3,7 @@ import { useApi } from '../api/context.js';
 import { useT } from '../i18n.js';
 import { parsedBody, session } from '../state/session.js';
 import { Icon } from '../ui/icons.js';
+import { LookupOptions } from '../ui/lookup-options.js';
 import { ownerSearchRequest, type Owner } from './whats-next-model.js';
 
 /** The pause after typing before the users are searched. */
@@ -101,25 +102,7 @@ export const OwnerPicker = ({ id, value, onChange, label }: { id: string; value:
         )}
       </div>
       {open && editing && (
-        <ul className="lookup-list" id={listId} role="listbox" aria-label={label}>
-          {hits.length === 0 && <li className="muted lookup-empty">{t('MsgNoResults')}</li>}
-          {hits.map((h, i) => (
-            <li
-              key={h.id}
-              id={`${listId}-${i}`}
-              role="option"
-              aria-selected={i === active}
-              className={i === active ? 'active' : ''}
-              onMouseDown={(e) => {
-                e.preventDefault();
-                pick({ id: h.id, label: h.label });
-              }}
-            >
-              <span className="lookup-name">{h.label}</span>
-              {h.email && <span className="lookup-details">{h.email}</span>}
-            </li>
-          ))}
-        </ul>
+        <LookupOptions listId={listId} label={label} hits={hits.map((h) => ({ ...h, details: h.email ? [h.email] : [] }))} active={active} onPick={(h) => pick({ id: h.id, label: h.label })} />
       )}
     </div>
   );

@@ -5,6 +5,7 @@ import { useLookupSearch, type Hit } from '../../form/lookup-search.js';
 import { useT } from '../../i18n.js';
 import { entityOf } from '../../state/session.js';
 import { Icon } from '../../ui/icons.js';
+import { LookupOptions } from '../../ui/lookup-options.js';
 
 /** Names of records chosen in lookup filters (the selection holds ids only): shared by every bar of the tab. */
 const names = new Map<string, string>();
@@ -148,25 +149,7 @@ export const LookupFilter = ({ id, targets, value, onChange, label, multiSelect,
         )}
       </div>
       {open && hits !== null && (
-        <ul className="lookup-list" id={listId} role="listbox" aria-label={label}>
-          {shown.length === 0 && <li className="muted lookup-empty">{t('MsgNoResults')}</li>}
-          {shown.map((h, i) => (
-            <li
-              key={h.id}
-              id={`${listId}-${i}`}
-              role="option"
-              aria-selected={i === active}
-              className={i === active ? 'active' : ''}
-              onMouseDown={(e) => {
-                e.preventDefault();
-                pick(h);
-              }}
-            >
-              <span className="lookup-name">{h.label}</span>
-              {h.details && h.details.length > 0 && <span className="lookup-details">{h.details.join(' · ')}</span>}
-            </li>
-          ))}
-        </ul>
+        <LookupOptions listId={listId} label={label} hits={shown} active={active} onPick={pick} />
       )}
     </div>
   );
