@@ -67,6 +67,7 @@ export const renderPdfTableOffThread = async (table: PdfTable, rows: PdfRows, to
   const iterator = rows[Symbol.asyncIterator]();
   const send = (m: ToPdfWorker): void => worker.postMessage(m);
   let clean = false;
+  let onOutError: ((e: unknown) => void) | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
       let failed = false;
@@ -79,7 +80,7 @@ export const renderPdfTableOffThread = async (table: PdfTable, rows: PdfRows, to
       let writing: Promise<void> | undefined;
       worker.on('message', (m: FromPdfWorker) => {
         if (failed) return;
-        if (out.destroyed) return fail(new Error('the PDF output was closed before the export ended'));
+        if (out.destroyed || out.writableEnded) return fail(new Error('the PDF output was closed before the export ended'));
         if (m.type === 'chunk') {
           if (!out.write(m.data) && !writing) writing = once(out, 'drain').then(() => (writing = undefined));
         } else if (m.type === 'want') {
@@ -94,10 +95,12 @@ export const renderPdfTableOffThread = async (table: PdfTable, rows: PdfRows, to
       });
       worker.on('error', fail);
       worker.on('exit', (code) => fail(new Error(`the PDF drawing thread stopped (exit code ${code})`)));
-      out.once('error', fail);
+      onOutError = fail;
+      out.on('error', onOutError);
       send({ type: 'start', table, fonts: dejaVuFonts() });
     });
   } finally {
+    if (onOutError) out.off('error', onOutError);
     await giveBack(worker, clean);
   }
 };

@@ -343,10 +343,12 @@ export const importExportRoutes = (deps: ImportExportDeps): Router => {
       const store = countingStore(s.tenant.store, (n) => (job.rows += n));
       void (async () => {
         const out = createWriteStream(job.path);
+        // A file destroyed with a write in flight (a failed page) reports it as an error event: logged, never uncaught.
+        out.on('error', (err) => deps.logger.warn({ err }, 'export job file'));
         try {
           const written = await deps.exports.write(store, s.caller, entity, request, resolved, deps.clock.now(), out);
-          // The writer ends the file itself; only a file it left open is ended here.
-          if (!out.writableFinished) await new Promise<void>((resolve) => out.end(() => resolve()));
+          // The writer ends the file itself; only a file it left open (not destroyed) is ended here.
+          if (!out.writableFinished && !out.destroyed) await new Promise<void>((resolve) => out.end(() => resolve()));
           if (isLeft(written)) Object.assign(job, { state: 'failed', message: 'the export failed while writing' });
           else Object.assign(job, { state: 'ready', rows: written.right });
         } catch (err) {
