@@ -7,7 +7,7 @@ import { useT } from '../i18n.js';
 import { caller, entityOf, guiObjects } from '../state/session.js';
 import { Icon } from '../ui/icons.js';
 import { Modal } from '../ui/modal.js';
-import { LookupOptions } from '../ui/lookup-options.js';
+import { listboxKey, LookupOptions } from '../ui/lookup-options.js';
 import { useQuickCreate } from './quick-create.js';
 import { LookupDialog } from './lookup-dialog.js';
 import { selfExclusion, useLookupSearch, type Hit } from './lookup-search.js';
@@ -122,21 +122,7 @@ export const LookupInput = ({
             setEditing(false);
           }, 150)}
           onChange={(e) => setText(e.target.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'ArrowDown') {
-              e.preventDefault();
-              setOpen(true);
-              setActive((a) => Math.min(a + 1, hits.length - 1));
-            } else if (e.key === 'ArrowUp') {
-              e.preventDefault();
-              setActive((a) => Math.max(a - 1, 0));
-            } else if (e.key === 'Enter' && open && hits[active]) {
-              e.preventDefault();
-              pick(hits[active]);
-            } else if (e.key === 'Escape') {
-              setOpen(false);
-            }
-          }}
+          onKeyDown={(e) => void listboxKey(e, { open, count: hits.length, active, setOpen, setActive, pickActive: () => pick(hits[active]) })}
         />
         {value && !disabled && (
           <button type="button" className="icon-btn" aria-label={t('LblClearValue')} onClick={() => pick(null)}>

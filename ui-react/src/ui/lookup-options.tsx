@@ -49,3 +49,27 @@ export const LookupOptions = <T extends LookupOption>({
     </ul>
   );
 };
+
+/**
+ * The keys of a search box that drives a LookupOptions list: ArrowDown opens and moves down,
+ * ArrowUp moves up, Enter picks the active option, Escape closes. Answers whether it handled the
+ * key (a box may add its own: Backspace removing the last chip, Escape leaving the box).
+ */
+export const listboxKey = (
+  e: { key: string; preventDefault(): void },
+  s: { open: boolean; count: number; active: number; setOpen: (open: boolean) => void; setActive: (f: (a: number) => number) => void; pickActive: () => void },
+): boolean => {
+  if (e.key === 'ArrowDown') {
+    e.preventDefault();
+    s.setOpen(true);
+    s.setActive((a) => Math.min(a + 1, s.count - 1));
+  } else if (e.key === 'ArrowUp') {
+    e.preventDefault();
+    s.setActive((a) => Math.max(a - 1, 0));
+  } else if (e.key === 'Enter' && s.open && s.active < s.count) {
+    e.preventDefault();
+    s.pickActive();
+  } else if (e.key === 'Escape') s.setOpen(false);
+  else return false;
+  return true;
+};

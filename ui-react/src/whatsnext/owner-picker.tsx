@@ -3,7 +3,7 @@ import { useApi } from '../api/context.js';
 import { useT } from '../i18n.js';
 import { parsedBody, session } from '../state/session.js';
 import { Icon } from '../ui/icons.js';
-import { LookupOptions } from '../ui/lookup-options.js';
+import { listboxKey, LookupOptions } from '../ui/lookup-options.js';
 import { ownerSearchRequest, type Owner } from './whats-next-model.js';
 
 /** The pause after typing before the users are searched. */
@@ -79,20 +79,7 @@ export const OwnerPicker = ({ id, value, onChange, label }: { id: string; value:
           }
           onChange={(e) => setText(e.target.value)}
           onKeyDown={(e) => {
-            if (e.key === 'ArrowDown') {
-              e.preventDefault();
-              setOpen(true);
-              setActive((a) => Math.min(a + 1, hits.length - 1));
-            } else if (e.key === 'ArrowUp') {
-              e.preventDefault();
-              setActive((a) => Math.max(a - 1, 0));
-            } else if (e.key === 'Enter' && open && hits[active]) {
-              e.preventDefault();
-              pick(hits[active]);
-            } else if (e.key === 'Escape') {
-              setOpen(false);
-              (e.target as HTMLInputElement).blur();
-            }
+            if (listboxKey(e, { open, count: hits.length, active, setOpen, setActive, pickActive: () => pick(hits[active]) }) && e.key === 'Escape') (e.target as HTMLInputElement).blur();
           }}
         />
         {value && (

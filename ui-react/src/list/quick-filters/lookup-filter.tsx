@@ -5,7 +5,7 @@ import { useLookupSearch, type Hit } from '../../form/lookup-search.js';
 import { useT } from '../../i18n.js';
 import { entityOf } from '../../state/session.js';
 import { Icon } from '../../ui/icons.js';
-import { LookupOptions } from '../../ui/lookup-options.js';
+import { listboxKey, LookupOptions } from '../../ui/lookup-options.js';
 
 /** Names of records chosen in lookup filters (the selection holds ids only): shared by every bar of the tab. */
 const names = new Map<string, string>();
@@ -129,21 +129,8 @@ export const LookupFilter = ({ id, targets, value, onChange, label, multiSelect,
               setOpen(true);
             }}
             onKeyDown={(e) => {
-              if (e.key === 'ArrowDown') {
-                e.preventDefault();
-                setOpen(true);
-                setActive((a) => Math.min(a + 1, shown.length - 1));
-              } else if (e.key === 'ArrowUp') {
-                e.preventDefault();
-                setActive((a) => Math.max(a - 1, 0));
-              } else if (e.key === 'Enter' && open && shown[active]) {
-                e.preventDefault();
-                pick(shown[active]);
-              } else if (e.key === 'Escape') {
-                setOpen(false);
-              } else if (e.key === 'Backspace' && text === '' && ids.length > 0) {
-                remove(ids[ids.length - 1]);
-              }
+              if (listboxKey(e, { open, count: shown.length, active, setOpen, setActive, pickActive: () => pick(shown[active]) })) return;
+              if (e.key === 'Backspace' && text === '' && ids.length > 0) remove(ids[ids.length - 1]);
             }}
           />
         )}
