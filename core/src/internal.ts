@@ -70,6 +70,7 @@ export * from './query/chart-palette.js';
 export * from './store/audit.js';
 export * from './store/record-rules.js';
 export * from './store/record-writes.js';
+export * from './store/write-rules.js';
 export * from './store/record-reads.js';
 export * from './store/in-memory-record-store.js';
 export * from './services/organization-setup.js';

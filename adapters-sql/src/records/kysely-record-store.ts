@@ -30,6 +30,7 @@ import {
   type WriteContext,
   type WriteItem,
   type WriteOutcome,
+  WRITE_RULES,
 } from '@tessera/core/internal';
 import type { SqlDialect } from '../dialects/sql-dialect.js';
 import { compileFetch, type CompiledFetch } from './sql-query.js';
@@ -53,7 +54,7 @@ export class KyselyRecordStore implements RecordStore {
     /** where counts stop (issue 22): the host's configured cap */
     private readonly countCap: number = DEFAULT_COUNT_CAP,
   ) {
-    this.ctx = { lookup, now: () => clock.now(), newId: () => ids.newId() };
+    this.ctx = { lookup, now: () => clock.now(), newId: () => ids.newId(), rules: WRITE_RULES };
   }
 
   async retrieveMultiple(caller: Caller, request: FetchRequest): Promise<Either<DomainError, FetchResult>> {

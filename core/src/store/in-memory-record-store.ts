@@ -25,6 +25,7 @@ import {
   type WriteContext,
   type WriteOutcome,
 } from './record-writes.js';
+import { WRITE_RULES } from './write-rules.js';
 
 /**
  * The RecordStore over plain maps, for hosts and tests that need no database. Same rules as the
@@ -40,7 +41,7 @@ export class InMemoryRecordStore implements RecordStore {
     ids: IdGenerator,
     private readonly feed?: ChangeFeed,
   ) {
-    this.ctx = { lookup, now: () => clock.now(), newId: () => ids.newId() };
+    this.ctx = { lookup, now: () => clock.now(), newId: () => ids.newId(), rules: WRITE_RULES };
   }
 
   private table(name: string): Map<string, StoredRecord> {

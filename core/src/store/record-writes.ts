@@ -58,7 +58,51 @@ export type WriteContext = {
   lookup: EntityLookup;
   now: () => Date;
   newId: () => string;
+  /** The rules every write runs inside its transaction (default WRITE_RULES: auto numbers, line-item totals, trigger runs). */
+  rules?: readonly WriteRule[];
 };
+
+/** A row a write stored: the values before (none for a create) and after (none for a delete). */
+export type WrittenRecord = {
+  entity: Entity;
+  id: string;
+  operation: 'create' | 'update' | 'delete';
+  before: StoredRecord | null;
+  after: StoredRecord | null;
+};
+
+/**
+ * A rule that takes part in every write, as more steps of the same plan, so it commits and rolls
+ * back with the write on every store (auto numbers, a parent's total from its line items, the
+ * queued run of a trigger). Rules live in `write-rules.ts`; each is pure core code.
+ */
+export type WriteRule = {
+  readonly name: string;
+  /** A create's record before its insert: may fill fields the caller left empty, or refuse the write. */
+  beforeInsert?: (ctx: WriteContext, caller: Caller, entity: Entity, record: StoredRecord) => Steps<Either<DomainError, StoredRecord>>;
+  /** After the row is written: derived writes or an outbox row; a Left rolls the write back. */
+  afterWrite?: (ctx: WriteContext, caller: Caller, written: WrittenRecord) => Steps<Either<DomainError, null>>;
+};
+
+function* rulesBeforeInsert(ctx: WriteContext, caller: Caller, entity: Entity, record: StoredRecord): Steps<Either<DomainError, StoredRecord>> {
+  let r = record;
+  for (const rule of ctx.rules ?? []) {
+    if (!rule.beforeInsert) continue;
+    const next = yield* rule.beforeInsert(ctx, caller, entity, r);
+    if (isLeft(next)) return next;
+    r = next.right;
+  }
+  return right(r);
+}
+
+function* rulesAfterWrite(ctx: WriteContext, caller: Caller, written: WrittenRecord): Steps<Either<DomainError, null>> {
+  for (const rule of ctx.rules ?? []) {
+    if (!rule.afterWrite) continue;
+    const done = yield* rule.afterWrite(ctx, caller, written);
+    if (isLeft(done)) return done;
+  }
+  return right(null);
+}
 
 /** A committed write: its answer, and the change to publish after commit. */
 export type WriteOutcome = Either<DomainError, { id: string; change: Change | null }>;
@@ -135,8 +179,12 @@ export function* createRecord(ctx: WriteContext, caller: Caller, entity: string,
   const refs = yield* referencesReadable(ctx, caller, e.right, object, record.right);
   if (isLeft(refs)) return refs;
   const id = record.right[primaryKeyOf(e.right)] as string;
-  if (!(yield* inserted(e.right, record.right))) return left(inputError(`A ${entity} with id ${id} (or the same unique fields) already exists`));
-  const created = record.right;
+  const filled = yield* rulesBeforeInsert(ctx, caller, e.right, record.right);
+  if (isLeft(filled)) return filled;
+  if (!(yield* inserted(e.right, filled.right))) return left(inputError(`A ${entity} with id ${id} (or the same unique fields) already exists`));
+  const created = filled.right;
+  const ruled = yield* rulesAfterWrite(ctx, caller, { entity: e.right, id, operation: 'create', before: null, after: created });
+  if (isLeft(ruled)) return ruled;
   yield* audited(ctx, caller, now, { entity: e.right, id, operation: AUDIT_CREATE, name: created.name, body: auditCreated(e.right, created) });
   // The stamp of the change is the record's own creation time (one clock reading per record).
   return right({ id, change: change(ctx, entity, id, 'create', now) });
@@ -186,6 +234,8 @@ export function* updateRecord(ctx: WriteContext, caller: Caller, entity: string,
   }
   const n = yield* count({ kind: 'update', entity: e, id, changes: changes.right, version });
   if (n === 0) return left(yield* conflict(ctx, caller, yield* get(e, id), e));
+  const ruled = yield* rulesAfterWrite(ctx, caller, { entity: e, id, operation: 'update', before: current, after: { ...current, ...changes.right } });
+  if (isLeft(ruled)) return ruled;
   // The stored record was read for the version check: the old values cost no further read.
   const name = 'name' in changes.right ? changes.right.name : current.name;
   yield* audited(ctx, caller, now, { entity: e, id, operation: AUDIT_UPDATE, name, body: auditChanges(e, current, changes.right) });
@@ -198,6 +248,8 @@ export function* deleteRecord(ctx: WriteContext, caller: Caller, entity: string,
   const { e, id, version, current } = x.right;
   const n = yield* count({ kind: 'delete', entity: e, id, version });
   if (n === 0) return left(yield* conflict(ctx, caller, yield* get(e, id), e));
+  const ruled = yield* rulesAfterWrite(ctx, caller, { entity: e, id, operation: 'delete', before: current, after: null });
+  if (isLeft(ruled)) return ruled;
   // The full body, so that undo-delete brings back every field with the original id.
   yield* audited(ctx, caller, ctx.now(), { entity: e, id, operation: AUDIT_DELETE, name: current.name, body: current });
   return right({ id, change: change(ctx, entity, id, 'delete') });

@@ -1,4 +1,5 @@
 import type { Entity, EntityRecord, FieldValue, Panel } from '../core.js';
+import type { SaveParticipant } from './record-form-model.js';
 
 /** What every panel needs from the form. */
 export type PanelContext = {
@@ -11,6 +12,10 @@ export type PanelContext = {
   /** After Keep mine on a version conflict: the fields both users changed, and the note they carry. */
   review?: { fields: ReadonlySet<string>; note: string };
   setValue: (field: string, v: FieldValue) => void;
+  /** the stored record's id; none for a new record */
+  recordId?: string;
+  /** A custom panel that saves with the record registers here (in an effect; call the answer on unmount). */
+  participate: (p: SaveParticipant) => () => void;
   /** Wizard: move to the next step (saves first). */
   onWizardStep?: (panel: Panel, index: number) => Promise<boolean>;
 };

@@ -1,10 +1,11 @@
-import { useRef, useState, type ReactNode } from 'react';
+import { Suspense, useRef, useState, type ReactNode } from 'react';
 import type { Panel } from '../core.js';
 import { DEFAULT_MIN_COLUMN_WIDTH, DEFAULT_SPLIT_SIZES, SPLIT_BREAKPOINT } from '../core.js';
 import { useT } from '../i18n.js';
 import { Icon } from '../ui/icons.js';
 import { AddressOfPanel } from '../address/address-of-panel.js';
 import { AssociatedListPanel, associatedListTitle } from './associated-list-panel.js';
+import { CUSTOM_PANELS } from './custom-panels.js';
 import { FieldRow } from './field-row.js';
 import type { PanelContext } from './panel-context.js';
 import { useWidth } from './use-width.js';
@@ -165,8 +166,15 @@ export const PanelView = ({ panel, ctx }: { panel: Panel; ctx: PanelContext }): 
       );
     case 'CloudFiles':
       return <p className="empty panel">{panel.emptyMessage ?? t('MsgNoOneDriveFolder')}</p>;
-    case 'Custom':
-      return <p className="notice panel">{t('MsgCheckConfiguration')}</p>;
+    case 'Custom': {
+      const Body = panel.customComponent ? CUSTOM_PANELS[panel.customComponent] : undefined;
+      if (!Body) return <p className="notice panel">{t('MsgCheckConfiguration')}</p>;
+      return (
+        <Suspense fallback={<p className="panel muted">{t('MsgLoading')}</p>}>
+          <Body panel={panel} ctx={ctx} />
+        </Suspense>
+      );
+    }
     default:
       return <p className="notice panel error-text">{t('MsgUnknownPanelType')}</p>;
   }

@@ -58,6 +58,8 @@ export type SaveResult =
   | ModifiedBy
   /** a save is already running, or there is no entity */
   | { _tag: 'Busy' }
+  /** a participant (a panel, a validate script) stopped the save with this message */
+  | { _tag: 'Vetoed'; message: string }
   | { _tag: 'Failed'; error: unknown };
 
 export type ServerChangeResult =
@@ -70,6 +72,19 @@ export type ServerChangeResult =
   | ModifiedBy;
 
 export type Done = { _tag: 'Done' } | { _tag: 'Failed'; error: unknown };
+
+/**
+ * A part of the form that saves with the record: a custom panel's own rows (line items, budget
+ * lines) or derived fields (a route's totals). The save sequence asks each registered
+ * participant in order: `beforeSave` after the required check may set fields of the record (a
+ * patch sent with it) or stop the save with a message; `afterSave` runs once the record is
+ * stored and its id is known (write the panel's own records). `dirty` makes the form dirty.
+ */
+export type SaveParticipant = {
+  beforeSave?: (record: EntityRecord) => Promise<{ patch?: EntityRecord } | { veto: string }>;
+  afterSave?: (id: string, created: boolean) => Promise<void>;
+  dirty?: ReadonlySignal<boolean>;
+};
 
 /** The creator, who owns a new record as the server would set it. */
 export type FormUser = { id: string; name: string };
@@ -134,10 +149,19 @@ export const recordFormModel = ({ api, entity, id, form, caller, user, init }: R
   const marked = signal<ReadonlySet<string>>(new Set());
   const conflict = signal<Conflict | null>(null);
   const review = signal<Review | null>(null);
+  const participants = signal<readonly SaveParticipant[]>([]);
+  /** Registers a part of the form that saves with the record; answers its removal. */
+  const participate = (p: SaveParticipant): (() => void) => {
+    participants.value = [...participants.value, p];
+    return () => {
+      participants.value = participants.value.filter((x) => x !== p);
+    };
+  };
 
   /** Spec 001 section 4: dirty after an edit, clean after load or save. A new record from init JSON starts dirty. */
   const dirty = computed(() =>
-    isNew ? changedFields(newRecord(entity, undefined, user), edited.value).length > 0 || Object.keys(init ?? {}).length > 0 : changedFields(loaded.value, edited.value).length > 0,
+    participants.value.some((p) => p.dirty?.value === true) ||
+    (isNew ? changedFields(newRecord(entity, undefined, user), edited.value).length > 0 || Object.keys(init ?? {}).length > 0 : changedFields(loaded.value, edited.value).length > 0),
   );
 
   /** Required fields left empty; only fields the form shows count (the server sets or checks the others). */
@@ -284,7 +308,7 @@ export const recordFormModel = ({ api, entity, id, form, caller, user, init }: R
    */
   const save = async ({ close = false, patch }: { close?: boolean; patch?: EntityRecord } = {}): Promise<SaveResult> => {
     const base = loaded.value;
-    const current = patch ? { ...edited.value, ...patch } : edited.value;
+    let current = patch ? { ...edited.value, ...patch } : edited.value;
     if (patch) edited.value = current;
     if (status.value === 'saving') return { _tag: 'Busy' };
     const missing = missingRequired.value;
@@ -297,12 +321,23 @@ export const recordFormModel = ({ api, entity, id, form, caller, user, init }: R
       status.value = 'saving';
     });
     try {
+      for (const p of participants.value) {
+        if (!p.beforeSave) continue;
+        const answer = await p.beforeSave(current);
+        if ('veto' in answer) {
+          status.value = 'ready';
+          return { _tag: 'Vetoed', message: answer.veto };
+        }
+        if (answer.patch) current = { ...current, ...answer.patch };
+      }
+      if (current !== edited.value) edited.value = current;
       const sent = await send(base, current);
       if (sent._tag === 'ModifiedBy') {
         status.value = 'ready';
         return sent;
       }
       review.value = null;
+      for (const p of participants.value) if (p.afterSave) await p.afterSave(sent.id, isNew);
       const saved = { _tag: 'Saved' as const, id: sent.id, created: isNew, name: createdName(entity, current) };
       if (isNew) {
         batch(() => {
@@ -405,6 +440,7 @@ export const recordFormModel = ({ api, entity, id, form, caller, user, init }: R
     review: review as ReadonlySignal<Review | null>,
     title,
     resolveConflict,
+    participate,
     dirty,
     missingRequired,
     readOnly,

@@ -135,6 +135,9 @@ const RecordFormScreen = ({ entity, form, entityName, id: routeId, formName, ini
       case 'Failed':
         await alertFailure(r.error, t('CmdOk'));
         return false;
+      case 'Vetoed':
+        await alertDialog(r.message, t('CmdOk'));
+        return false;
       case 'Saved':
         toast(t('MsgRecordSaved'));
         if (r.created) {
@@ -189,6 +192,8 @@ const RecordFormScreen = ({ entity, form, entityName, id: routeId, formName, ini
     missing: model.marked.value,
     review: review ? { fields: review.fields, note: t('MsgConflictField', { modifier: modifierName(review.modifiedBy, t) }) } : undefined,
     setValue: model.setValue,
+    recordId: model.isNew ? undefined : model.id,
+    participate: model.participate,
     // Spec 001 section 4: moving to a later wizard step saves the record with process_stage_index set.
     onWizardStep: async (_panel, index) =>
       entity.properties.some((p) => p.logicalName === STAGE_FIELD) && !readOnly ? save(false, { [STAGE_FIELD]: index }) : dirty ? save(false) : true,

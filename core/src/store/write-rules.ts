@@ -1,0 +1,9 @@
+import type { WriteRule } from './record-writes.js';
+
+/**
+ * The rules every store runs inside each write's transaction (see `WriteRule` in
+ * record-writes.ts), in this order. Each rule is a module of its own beside this one; add it here
+ * with one line. A rule does nothing for an organization whose metadata or data does not use it
+ * (no inu_autonumber row for the entity, no line-item panel, no trigger).
+ */
+export const WRITE_RULES: readonly WriteRule[] = [];

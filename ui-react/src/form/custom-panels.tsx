@@ -1,0 +1,16 @@
+import type { ComponentType, LazyExoticComponent } from 'react';
+import type { Panel } from '../core.js';
+import type { PanelContext } from './panel-context.js';
+
+/** What every custom panel gets from the form: its panel metadata (customComponentParameters) and the form's context. */
+export type CustomPanelProps = { panel: Panel; ctx: PanelContext };
+
+/**
+ * The components of Custom panels, keyed by the panel's `customComponent` (spec 001 section 3:
+ * the travel report's journey and journeydietary, lineitems, familybudget, communitychart, the
+ * survey panels). Each is loaded on demand with React.lazy, so a panel's code (and uPlot) is
+ * fetched only by forms that show it. A name without an entry shows 'Check Configuration'.
+ * To add one: a component file of its own with a default export taking CustomPanelProps, and one
+ * line here.
+ */
+export const CUSTOM_PANELS: Readonly<Record<string, LazyExoticComponent<ComponentType<CustomPanelProps>>>> = {};
