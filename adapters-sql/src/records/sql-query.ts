@@ -216,6 +216,20 @@ class Builder {
     return q;
   }
 
+  /**
+   * A deferred join (issue 24): the page's keys, chosen, sorted and paged on the root table alone
+   * (`page` selects the key as `k`), then joined back to the root row and the lookup labels, so
+   * only the rows shown pay for the label joins.
+   */
+  overPage(page: Select): Select {
+    const { root } = this.plan;
+    let q: Select = this.d.db
+      .selectFrom(page.as('p'))
+      .innerJoin(`${root.logicalName} as ${ROOT_TABLE}`, (j) => j.on(sql`${ref(ROOT_TABLE, primaryKeyOf(root))} = ${ref('p', 'k')}` as RawBuilder<any>));
+    for (const lj of this.labelJoins) q = q.leftJoin(`${lj.entity.logicalName} as ${lj.alias}`, (j) => j.on(lj.on as RawBuilder<any>));
+    return q;
+  }
+
   private scopeParts(table: string, e: Entity): Expr[] {
     const s = this.scope(e.logicalName);
     return s.kind === 'all' ? [] : [scopeSql(s, table, e)];
@@ -327,8 +341,12 @@ export const compileFetch = (
       }
     });
     const orderBy: Array<{ e: Expr; desc: boolean }> = [];
+    let ordersByLabel = false;
     const byColumn = (c: ColumnRef, desc: boolean): void => {
-      if (isLookup(c.property)) orderBy.push({ e: b.label(c), desc });
+      if (isLookup(c.property)) {
+        orderBy.push({ e: b.label(c), desc });
+        ordersByLabel = true;
+      }
       orderBy.push({ e: b.column(c), desc });
     };
     for (const o of plan.orders) if (o.kind === 'column') byColumn(o.column, o.descending);
@@ -340,9 +358,14 @@ export const compileFetch = (
     // Labels are joined once the columns and orders that need them are known.
     let q = b.base(true).select(selects.map((s, i) => s.as(names[i])));
     if (distinct) q = q.distinct();
-    let data = q;
-    for (const o of orderBy) data = data.orderBy(o.e as RawBuilder<any>, o.desc ? 'desc' : 'asc');
-    data = b.page(data, fetched);
+    const ordered = (x: Select): Select => orderBy.reduce((acc, o) => acc.orderBy(o.e as RawBuilder<any>, o.desc ? 'desc' : 'asc'), x);
+    // Without links, and sorted by the root's own columns, the page is found on the root table
+    // alone and only its rows are joined to labels (a deferred join). With a label sort or links
+    // every row needs the joins to be placed, as before.
+    const deferred = !distinct && plan.links.length === 0 && !ordersByLabel && b.labelJoinCount() > 0;
+    const data = deferred
+      ? ordered(b.overPage(b.page(ordered(b.base(false).select(ref(ROOT_TABLE, primaryKeyOf(plan.root)).as('k'))), fetched)).select(selects.map((s, i) => s.as(names[i]))))
+      : b.page(ordered(q), fetched);
     let count: Select | null = null;
     if (plan.count) {
       count = cappedCount(d, distinct ? d.db.selectFrom(q.as('q')).select(sql`1`.as('x')) : b.base(false).select(sql`1`.as('x')), countCap);
