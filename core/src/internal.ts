@@ -117,6 +117,9 @@ export * from './money/line-items.js';
 export * from './travel/meal-allowance.js';
 /** routeTotals and the leg operations of a travel report: newReportLegs, addStop, deleteLeg, changeLegDate, dietDays, routeDateBounds. */
 export * from './travel/route.js';
+/** The travel report's road distances (directions request and answer) and its record fields (legs_json, diet_json, totals). */
+export * from './travel/directions.js';
+export * from './travel/report.js';
 /** Family budget allowances: childAllowance (60), parentalAllowance (351.80), familyAllowanceLines. */
 export * from './budget/family-allowances.js';
 /** Community evaluation: checkCommunityEvaluation (eight scores, each 0 to 5) and communityChartValues. */
