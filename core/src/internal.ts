@@ -122,7 +122,10 @@ export * from './travel/directions.js';
 export * from './travel/report.js';
 /** Family budget allowances: childAllowance (60), parentalAllowance (351.80), familyAllowanceLines. */
 export * from './budget/family-allowances.js';
-/** Community evaluation: checkCommunityEvaluation (eight scores, each 0 to 5) and communityChartValues. */
+/** Family budget lines: monthlyBalance (income + allowances - expense), budgetCsv (RodinnyRozpocet.csv). */
+export * from './budget/budget-balance.js';
+export * from './budget/budget-csv.js';
+/** Community evaluation: checkCommunityEvaluation (eight scores, each 0 to 5), communityChartValues and communityAverage. */
 export * from './community/evaluation.js';
 /** Import file rules: readCsvPreamble, unescapeQuotedCell, RowReader, JsonArrayReader, coerceCell, markRows, previewImport, runImport, importTemplate, texts. */
 export * from './import/index.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
-import { checkCommunityEvaluation, COMMUNITY_SCORE_FIELDS, communityChartValues } from './evaluation.js';
+import { checkCommunityEvaluation, COMMUNITY_SCORE_FIELDS, communityAverage, communityChartValues } from './evaluation.js';
 
 describe('community evaluation: eight scores, each 0 to 5 (spec 002 section 3)', () => {
   it('has the eight score fields', () => {
@@ -34,6 +34,38 @@ describe('community evaluation: eight scores, each 0 to 5 (spec 002 section 3)',
         const record = Object.fromEntries(COMMUNITY_SCORE_FIELDS.map((f, i) => [f, scores[i]]));
         const valid = scores.every((s) => s === null || (Number.isInteger(s) && s >= 0 && s <= 5));
         expect(E.isRight(checkCommunityEvaluation(record))).toBe(valid);
+      }),
+    );
+  });
+});
+
+describe("community evaluation: the community's average over its evaluations (issue 19)", () => {
+  it('averages each score over the evaluations that rated it; none rated is empty', () => {
+    const avg = communityAverage([
+      { housing_eval: 2, salary_eval: 5 },
+      { housing_eval: 3, salary_eval: null },
+    ]);
+    expect(avg[0]).toEqual({ field: 'housing_eval', value: 2.5, count: 2 });
+    expect(avg[1]).toEqual({ field: 'salary_eval', value: 5, count: 1 });
+    expect(avg[2]).toEqual({ field: 'usury_eval', value: null, count: 0 });
+  });
+
+  it('property: each average lies between the lowest and highest rating, whatever the order', () => {
+    const rating = fc.oneof(fc.constant(null), fc.integer({ min: 0, max: 5 }));
+    const evaluation = fc.array(rating, { minLength: 8, maxLength: 8 }).map((s) => Object.fromEntries(COMMUNITY_SCORE_FIELDS.map((f, i) => [f, s[i]])));
+    fc.assert(
+      fc.property(fc.array(evaluation, { maxLength: 12 }), (evals) => {
+        const avg = communityAverage(evals);
+        avg.forEach((a) => {
+          const rated = evals.map((e) => e[a.field]).filter((v): v is number => typeof v === 'number');
+          expect(a.count).toBe(rated.length);
+          if (rated.length === 0) expect(a.value).toBeNull();
+          else {
+            expect(a.value!).toBeGreaterThanOrEqual(Math.min(...rated));
+            expect(a.value!).toBeLessThanOrEqual(Math.max(...rated));
+          }
+        });
+        expect(communityAverage([...evals].reverse()).map((a) => a.count)).toEqual(avg.map((a) => a.count));
       }),
     );
   });

@@ -34,3 +34,18 @@ export const checkCommunityEvaluation = <R extends CommunityEvaluation>(record: 
 /** The chart series of an evaluation: the eight scores in order, empty ones as 0. */
 export const communityChartValues = (record: CommunityEvaluation): Array<{ field: CommunityScoreField; value: number }> =>
   COMMUNITY_SCORE_FIELDS.map((field) => ({ field, value: typeof record[field] === 'number' ? (record[field] as number) : 0 }));
+
+/** A score's average over a community's evaluations: empty scores are not rated and do not count. */
+export type CommunityAverage = { field: CommunityScoreField; value: number | null; count: number };
+
+const isScore = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/**
+ * The community's average of each of the eight scores over its evaluations (the chart's second
+ * series): the mean of the rated values, `null` when no evaluation rated it.
+ */
+export const communityAverage = (evaluations: readonly CommunityEvaluation[]): CommunityAverage[] =>
+  COMMUNITY_SCORE_FIELDS.map((field) => {
+    const rated = evaluations.map((e) => e[field]).filter(isScore);
+    return { field, value: rated.length === 0 ? null : rated.reduce((s, v) => s + v, 0) / rated.length, count: rated.length };
+  });
