@@ -30,6 +30,7 @@ import {
   type WriteContext,
   type WriteItem,
   type WriteOutcome,
+  type WriteRule,
   WRITE_RULES,
 } from '@tessera/core/internal';
 import type { SqlDialect } from '../dialects/sql-dialect.js';
@@ -53,8 +54,10 @@ export class KyselyRecordStore implements RecordStore {
     private readonly feed?: ChangeFeed,
     /** where counts stop (issue 22): the host's configured cap */
     private readonly countCap: number = DEFAULT_COUNT_CAP,
+    /** the rules run inside each write (tests may pass their own) */
+    rules: readonly WriteRule[] = WRITE_RULES,
   ) {
-    this.ctx = { lookup, now: () => clock.now(), newId: () => ids.newId(), rules: WRITE_RULES };
+    this.ctx = { lookup, now: () => clock.now(), newId: () => ids.newId(), rules };
   }
 
   async retrieveMultiple(caller: Caller, request: FetchRequest): Promise<Either<DomainError, FetchResult>> {

@@ -6,13 +6,16 @@ import {
   primaryKeyOf,
   type Entity,
   type Property,
+  type Scalar,
+  type StepValue,
+  type StepWhere,
   type Steps,
   type StoredForm,
   type StoredRecord,
   type StoreStep,
 } from '@tessera/core/internal';
 import type { SqlDialect, SqlDialectKind } from '../dialects/sql-dialect.js';
-import { columnsOf, storedRow, type Row } from './sql-values.js';
+import { columnsOf, param, storedRow, type Row } from './sql-values.js';
 
 /**
  * The storage steps of the shared write use cases (core/src/store/record-writes.ts) as SQL.
@@ -164,13 +167,15 @@ export const sqlStepCommand = (step: StoreStep): StepCommand => {
       const e = step.entity;
       const vf = versionOf(e);
       const written = sqliteWrite(e, step.changes, false, 'update');
-      const key = `${written.key}:${step.version !== undefined}`;
-      const params = [...written.params, step.id, ...(vf && step.version !== undefined ? [step.version] : [])];
+      const where = whereOf(e, step.where ?? {});
+      const key = `${written.key}:${step.version !== undefined}${where.key}`;
+      const params = [...written.params, step.id, ...(vf && step.version !== undefined ? [step.version] : []), ...where.params];
       const build = (d: SqlDialect) => {
         let q = d.db.updateTable(e.logicalName).set(assignments(d.kind, e, step.changes, false));
         if (vf && d.kind === 'sqlite') q = q.set({ [vf]: sql`${sql.ref(vf)} + 1` });
         q = q.where(sql.ref(primaryKeyOf(e)) as any, '=', step.id);
         if (vf && step.version !== undefined) q = q.where(versionCheck(d.kind, vf, step.version) as any);
+        for (const c of where.conditions(d.kind)) q = q.where(c as any);
         return q;
       };
       return { command: { kind: 'run', build, key, params }, answer: changesAnswer };
@@ -200,7 +205,61 @@ export const sqlStepCommand = (step: StoreStep): StepCommand => {
       };
       return { command: { kind: 'all', build }, answer: rowAnswer(e) };
     }
+    case 'select': {
+      const e = step.entity;
+      const where = whereOf(e, step.where);
+      const order = step.orderBy ?? primaryKeyOf(e);
+      fieldOf(e, order);
+      const limit = step.limit;
+      const build = (d: SqlDialect) => {
+        let q = d.db.selectFrom(e.logicalName).select(selectColumns(d.kind, e) as any);
+        for (const c of where.conditions(d.kind)) q = q.where(c as any);
+        q = q.orderBy(sql.ref(order) as any, 'asc');
+        if (limit !== undefined) q = d.kind === 'mssql' ? q.top(limit) : q.limit(limit);
+        return q;
+      };
+      return { command: { kind: 'all', build }, answer: (r) => r.rows.map((row) => storedRow(e, row)) };
+    }
+    case 'increment': {
+      // One statement that also answers the new value: SQLite RETURNING, SQL Server OUTPUT. SQL
+      // Server keeps the row's lock to the end of the transaction, so concurrent creates queue.
+      const e = step.entity;
+      const vf = versionOf(e);
+      const field = fieldOf(e, step.field).logicalName;
+      const build = (d: SqlDialect) => {
+        let q = d.db.updateTable(e.logicalName).set({ [field]: sql`COALESCE(${sql.ref(field)}, 0) + ${step.by}` });
+        if (vf && d.kind === 'sqlite') q = q.set({ [vf]: sql`${sql.ref(vf)} + 1` });
+        q = q.where(sql.ref(primaryKeyOf(e)) as any, '=', step.id);
+        return d.kind === 'mssql' ? q.output(sql.ref(`inserted.${field}`).as('value') as any) : q.returning(sql.ref(field).as('value') as any);
+      };
+      return { command: { kind: 'all', build }, answer: (r) => (r.rows[0] ? Number(r.rows[0].value) : null) };
+    }
   }
+};
+
+/** A property a step names; an unknown name is a bug in the rule, never a user's input. */
+const fieldOf = (e: Entity, name: string): Property => {
+  const p = e.properties.find((x) => x.logicalName === name);
+  if (!p) throw new Error(`${e.logicalName} has no field ${name}`);
+  return p;
+};
+
+/**
+ * The equality conditions of a step's `where` (record-writes.ts StepWhere): a lookup compares its
+ * id column, null is IS NULL. The key names the fields and which are null, for statement reuse.
+ */
+const whereOf = (e: Entity, where: StepWhere): { key: string; params: unknown[]; conditions: (kind: SqlDialectKind) => RawBuilder<unknown>[] } => {
+  // Ids are stored lower-case (SQLite compares text exactly); a rule may hold one in capitals.
+  const entries = Object.entries(where).map(([f, v]): [string, StepValue] => {
+    const form = formOf(fieldOf(e, f));
+    return [f, typeof v === 'string' && (form === 'id' || form === 'lookup') ? v.toLowerCase() : v];
+  });
+  return {
+    key: entries.map(([f, v]) => `:${f}${v === null ? '?n' : ''}`).join(''),
+    params: entries.filter(([, v]) => v !== null).map(([, v]) => param('sqlite', v as Scalar)),
+    conditions: (kind) =>
+      entries.map(([f, v]) => (v === null ? sql`${sql.ref(f)} IS NULL` : sql`${sql.ref(f)} = ${param(kind, v)}`)),
+  };
 };
 
 /** One storage step as SQL work; answers what the step promises (record-writes.ts StoreStep). */

@@ -1,6 +1,7 @@
 import { isLeft, left, right, type Either } from 'fp-ts/lib/Either.js';
 import { inputError, type DomainError } from '../errors.js';
 import { primaryKeyOf, type Entity, type EntityRecord } from '../metadata/entity.js';
+import { FIELD_TYPES } from '../metadata/field-types.js';
 import type { Caller } from '../permissions/types.js';
 import type { ChangeFeed, Change } from '../ports/change-feed.js';
 import type { Clock } from '../ports/clock.js';
@@ -21,9 +22,12 @@ import {
   updateRecord,
   writeItem,
   type Steps,
+  type StepValue,
+  type StepWhere,
   type StoreStep,
   type WriteContext,
   type WriteOutcome,
+  type WriteRule,
 } from './record-writes.js';
 import { WRITE_RULES } from './write-rules.js';
 
@@ -40,8 +44,10 @@ export class InMemoryRecordStore implements RecordStore {
     clock: Clock,
     ids: IdGenerator,
     private readonly feed?: ChangeFeed,
+    /** the rules run inside each write (tests may pass their own) */
+    rules: readonly WriteRule[] = WRITE_RULES,
   ) {
-    this.ctx = { lookup, now: () => clock.now(), newId: () => ids.newId(), rules: WRITE_RULES };
+    this.ctx = { lookup, now: () => clock.now(), newId: () => ids.newId(), rules };
   }
 
   private table(name: string): Map<string, StoredRecord> {
@@ -78,6 +84,7 @@ export class InMemoryRecordStore implements RecordStore {
         const r = t.get(s.id);
         const vf = versionField(s.entity);
         if (!r || (s.version !== undefined && vf && r[vf] !== s.version)) return 0;
+        if (s.where && !matches(s.entity, r, s.where)) return 0;
         const before = { ...r };
         const next = { ...r, ...s.changes };
         if (vf) next[vf] = Number(r[vf] ?? 0) + 1;
@@ -101,6 +108,22 @@ export class InMemoryRecordStore implements RecordStore {
           if (!found || String(r.createdon) >= String(found.createdon)) found = r;
         }
         return found ? { ...found } : null;
+      }
+      case 'select': {
+        const key = s.orderBy ?? primaryKeyOf(s.entity);
+        const rows = [...this.table(s.entity.logicalName).values()].filter((r) => matches(s.entity, r, s.where));
+        rows.sort((a, b) => compareStored(a[key], b[key]));
+        return rows.slice(0, s.limit ?? rows.length).map((r) => ({ ...r }));
+      }
+      case 'increment': {
+        const t = this.table(s.entity.logicalName);
+        const r = t.get(s.id);
+        if (!r) return null;
+        const vf = versionField(s.entity);
+        const value = Number(r[s.field] ?? 0) + s.by;
+        t.set(s.id, { ...r, [s.field]: value, ...(vf ? { [vf]: Number(r[vf] ?? 0) + 1 } : {}) });
+        undo.push(() => t.set(s.id, r));
+        return value;
       }
     }
   }
@@ -182,6 +205,27 @@ export class InMemoryRecordStore implements RecordStore {
     return [...this.table(entity).values()].map((r) => ({ ...r }));
   }
 }
+
+/** A stored value as a step compares it: a lookup by its id. */
+const compared = (v: StoredRecord[string] | undefined): StepValue =>
+  v === undefined || v === null ? null : typeof v === 'object' ? v.id : v;
+/** Ids are stored lower-case; a rule may hold one in capitals (as SQL Server answers it). */
+const wanted = (e: Entity, f: string, v: StepValue): StepValue => {
+  const p = e.properties.find((x) => x.logicalName === f);
+  const form = p ? FIELD_TYPES[p.type].stored : undefined;
+  return typeof v === 'string' && (form === 'id' || form === 'lookup') ? v.toLowerCase() : v;
+};
+const matches = (e: Entity, r: StoredRecord, where: StepWhere): boolean =>
+  Object.entries(where).every(([f, v]) => compared(r[f]) === wanted(e, f, v));
+/** Empty first, then numbers or text in their order (as SQL orders ascending with NULLs first). */
+const compareStored = (a: StoredRecord[string] | undefined, b: StoredRecord[string] | undefined): number => {
+  const x = compared(a);
+  const y = compared(b);
+  if (x === y) return 0;
+  if (x === null) return -1;
+  if (y === null) return 1;
+  return x < y ? -1 : 1;
+};
 
 const versionField = (e: Entity): string | undefined => e.properties.find((p) => p.type === 'VersionNumber')?.logicalName;
 

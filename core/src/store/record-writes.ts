@@ -33,13 +33,32 @@ export type StoreStep =
   | { kind: 'insert'; entity: Entity; record: StoredRecord }
   /**
    * One statement: writes `changes`, increases the versionnumber, where the id matches and,
-   * when `version` is given, the stored versionnumber equals it. Answers the rows changed.
+   * when `version` is given, the stored versionnumber equals it, and when `where` is given, each
+   * of its fields equals its value (a conditional update, e.g. claim a run still 'queued').
+   * Answers the rows changed.
    */
-  | { kind: 'update'; entity: Entity; id: string; changes: StoredRecord; version: number | undefined }
+  | { kind: 'update'; entity: Entity; id: string; changes: StoredRecord; version: number | undefined; where?: StepWhere }
   /** One statement: deletes where the id (and the version when given) matches; answers rows deleted. */
   | { kind: 'delete'; entity: Entity; id: string; version: number | undefined }
   /** The newest audit row of a delete of `logicalname`/`objectid`, or null. */
-  | { kind: 'lastDeleted'; audit: Entity; logicalname: string; objectid: string };
+  | { kind: 'lastDeleted'; audit: Entity; logicalname: string; objectid: string }
+  /**
+   * The stored rows whose fields equal `where` (all of them; empty `where`: every row), ordered
+   * by `orderBy` ascending (default the primary key), at most `limit`. Answers StoredRecord[].
+   * Reads inside the write's transaction, so what a rule reads is what commits with it.
+   */
+  | { kind: 'select'; entity: Entity; where: StepWhere; orderBy?: string; limit?: number }
+  /**
+   * One statement: adds `by` to the number field `field` of row `id` (empty counts as 0) and
+   * increases its versionnumber; answers the new value, or null when no row has that id. The row
+   * stays locked to other writers until the transaction ends (auto numbers: no duplicates, no gaps).
+   */
+  | { kind: 'increment'; entity: Entity; id: string; field: string; by: number };
+
+/** A step's value to compare: a lookup field compares its id; null matches an empty field. */
+export type StepValue = string | number | boolean | null;
+/** Fields of the entity and the value each must equal (AND). */
+export type StepWhere = Readonly<Record<string, StepValue>>;
 
 export type Steps<T> = Generator<StoreStep, T, unknown>;
 
@@ -51,6 +70,18 @@ function* count(step: StoreStep): Steps<number> {
 }
 function* inserted(entity: Entity, record: StoredRecord): Steps<boolean> {
   return (yield { kind: 'insert', entity, record }) as boolean;
+}
+/** The rows of `entity` whose fields equal `where` (see the select step). */
+export function* selectRows(entity: Entity, where: StepWhere, options: { orderBy?: string; limit?: number } = {}): Steps<StoredRecord[]> {
+  return (yield { kind: 'select', entity, where, ...options }) as StoredRecord[];
+}
+/** Adds `by` to a number field of one row and answers its new value, null when there is no such row. */
+export function* incremented(entity: Entity, id: string, field: string, by = 1): Steps<number | null> {
+  return (yield { kind: 'increment', entity, id, field, by }) as number | null;
+}
+/** A conditional update of one row's `changes` where its fields equal `where`; answers the rows changed. */
+export function* updatedWhere(entity: Entity, id: string, changes: StoredRecord, where: StepWhere): Steps<number> {
+  return (yield { kind: 'update', entity, id, changes, version: undefined, where }) as number;
 }
 
 /** What a write needs from the host: the metadata and the ports of time and ids. */

@@ -16,6 +16,7 @@ import {
   type EntityLookup,
   type IdGenerator,
   type RecordStore,
+  type WriteRule,
 } from '@tessera/core/internal';
 import {
   KyselyRecordStore,
@@ -117,13 +118,14 @@ export type StoreUnderTest = {
   close(): void;
 };
 
-export type StoreFactory = { name: string; make: () => Promise<StoreUnderTest> };
+/** `rules`: the write rules the store runs (default the product's WRITE_RULES). */
+export type StoreFactory = { name: string; make: (rules?: readonly WriteRule[]) => Promise<StoreUnderTest> };
 
 /** One worker pool for every store of a test file, as a host has one per data folder. */
 let pool: SqliteWorkerPool | undefined;
 const workerPool = (): SqliteWorkerPool => (pool ??= new SqliteWorkerPool({ size: 2 }));
 
-const sqliteStore = async (path: string, cleanup: () => void, onWorkers = false): Promise<StoreUnderTest> => {
+const sqliteStore = async (path: string, cleanup: () => void, onWorkers = false, rules?: readonly WriteRule[]): Promise<StoreUnderTest> => {
   const raw = openSqlite(path);
   const applied = await migrateSchema(new KyselySchemaStore(sqliteKysely(raw), sqliteDdl, steppingClock()), ENTITIES);
   if (applied._tag === 'Left') throw new Error(JSON.stringify(applied.left));
@@ -132,7 +134,7 @@ const sqliteStore = async (path: string, cleanup: () => void, onWorkers = false)
   const shadow = { dialect: mssqlCompiler(), sink: (q: CompiledQuery) => mssql.push(q) };
   const runner: SqlRunner = onWorkers ? new WorkerSqliteRunner(raw, workerPool(), { shadow }) : new SqliteRunner(raw, shadow);
   return {
-    store: new KyselyRecordStore(runner, lookup, steppingClock(), sequentialIds(), feed),
+    store: new KyselyRecordStore(runner, lookup, steppingClock(), sequentialIds(), feed, undefined, rules),
     feed,
     mssql,
     close: () => {
@@ -147,25 +149,25 @@ const sqliteStore = async (path: string, cleanup: () => void, onWorkers = false)
 export const STORES: StoreFactory[] = [
   {
     name: 'InMemoryRecordStore',
-    make: async () => {
+    make: async (rules) => {
       const feed = new InMemoryChangeFeed();
-      return { store: new InMemoryRecordStore(lookup, steppingClock(), sequentialIds(), feed), feed, mssql: [], close: () => {} };
+      return { store: new InMemoryRecordStore(lookup, steppingClock(), sequentialIds(), feed, rules), feed, mssql: [], close: () => {} };
     },
   },
-  { name: 'KyselyRecordStore on SQLite in memory', make: () => sqliteStore(':memory:', () => {}) },
+  { name: 'KyselyRecordStore on SQLite in memory', make: (rules) => sqliteStore(':memory:', () => {}, false, rules) },
   {
     name: 'KyselyRecordStore on SQLite on disk',
-    make: () => {
+    make: (rules) => {
       const dir = mkdtempSync(join(tmpdir(), 'tessera-records-'));
-      return sqliteStore(join(dir, 'org.sqlite'), () => rmSync(dir, { recursive: true, force: true }));
+      return sqliteStore(join(dir, 'org.sqlite'), () => rmSync(dir, { recursive: true, force: true }), false, rules);
     },
   },
   {
     // issue 22 item 1: reads and transactions in worker threads
     name: 'KyselyRecordStore on the SQLite worker pool',
-    make: () => {
+    make: (rules) => {
       const dir = mkdtempSync(join(tmpdir(), 'tessera-records-'));
-      return sqliteStore(join(dir, 'org.sqlite'), () => rmSync(dir, { recursive: true, force: true }), true);
+      return sqliteStore(join(dir, 'org.sqlite'), () => rmSync(dir, { recursive: true, force: true }), true, rules);
     },
   },
 ];

@@ -1,4 +1,4 @@
-import type { ComponentType, LazyExoticComponent } from 'react';
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 import type { Panel } from '../core.js';
 import type { PanelContext } from './panel-context.js';
 
@@ -13,4 +13,6 @@ export type CustomPanelProps = { panel: Panel; ctx: PanelContext };
  * To add one: a component file of its own with a default export taking CustomPanelProps, and one
  * line here.
  */
-export const CUSTOM_PANELS: Readonly<Record<string, LazyExoticComponent<ComponentType<CustomPanelProps>>>> = {};
+export const CUSTOM_PANELS: Readonly<Record<string, LazyExoticComponent<ComponentType<CustomPanelProps>>>> = {
+  lineitems: lazy(() => import('../lineitems/line-items-panel.js')),
+};
