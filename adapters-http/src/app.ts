@@ -35,7 +35,7 @@ import { signInRoutes } from './routes/sign-in-routes.js';
 import { staticAssets } from './static-assets.js';
 import { streamRoutes } from './routes/stream-routes.js';
 import { StreamLimits } from './stream-limits.js';
-import { surveyRoutes } from './routes/survey-routes.js';
+import { surveyRecordRoutes, surveyRoutes } from './routes/survey-routes.js';
 import { sessionGuard } from './session-guard.js';
 
 /** Largest JSON body accepted (docs/api.md "Limits"): a 5000-row import batch fits. */
@@ -130,6 +130,7 @@ export const createApp = (deps: HttpDeps): express.Express => {
   const streamLimits = new StreamLimits(deps.config.streamsPerSession, deps.config.streamsPerUser);
   api.use(streamRoutes({ sessions: deps.sessions, tenants: deps.tenants, callers, clock: deps.clock, limits: streamLimits }, guard));
   api.use(surveyRoutes({ tenants: deps.tenants, directory: deps.directory, clock: deps.clock, publicLimits: deps.publicLimits }));
+  api.use(surveyRecordRoutes({ sessions: deps.sessions, clock: deps.clock }, guard));
   api.use(contextRoutes(deps.config, guard));
   api.use(dataRoutes(deps.sessions, deps.clock, guard));
   api.use(whatsNextRoutes(deps.clock, guard));

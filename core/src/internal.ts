@@ -139,6 +139,9 @@ export * from './metadata/localize.js';
 /** Use cases the routes call (issue 12): writes with their session effects, surveys, the stream's visibility, import/export rules, the admin check. */
 export * from './services/apply-writes.js';
 export * from './services/complete-survey.js';
+/** Surveys (issue 20): the designer's rules (surveyableProperties, readSurveyDesign, surveyMeta, moveSurveyField, surveyPath) and 'save to target'. */
+export * from './surveys/survey-design.js';
+export * from './services/save-survey-to-target.js';
 export * from './services/change-visible-to.js';
 export * from './services/importable-entity.js';
 export * from './services/export-request.js';

@@ -1,4 +1,5 @@
-import type { Response, Router } from 'express';
+import { randomUUID } from 'node:crypto';
+import type { RequestHandler, Response, Router } from 'express';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import {
   API,
@@ -8,16 +9,20 @@ import {
   openSurvey,
   PublicCallLimits,
   retryAfterSeconds,
+  saveSurveyToTarget,
   SurveyOutcome,
+  withWriteEffects,
   type Clock,
   type DomainError,
   type OrganizationDirectory,
+  type SessionStore,
   type SurveyRefusal,
   type Tenant,
   type TenantRegistry,
 } from '@tessera/core/internal';
 import { sendDomainError, sendText } from '../http-errors.js';
 import { route, routerOf, sendAnswer } from '../route.js';
+import { signed } from '../session-guard.js';
 import { clientOf } from './form-fields.js';
 
 type SurveyParams = { org: string; key: string };
@@ -66,3 +71,19 @@ export const surveyRoutes = (deps: { tenants: TenantRegistry; directory: Organiz
     }),
   ]);
 };
+
+/**
+ * POST /api/surveytarget: 'save to target' of the survey response panel, as the signed-in caller
+ * (the core's saveSurveyToTarget; the writes carry the session's effects like /api/executemultiple).
+ */
+export const surveyRecordRoutes = (deps: { sessions: SessionStore; clock: Clock }, guard: RequestHandler): Router =>
+  routerOf(guard, [
+    route(API.surveySaveToTarget, async (request, _req, res) => {
+      const s = signed(res);
+      const writes = withWriteEffects(s.tenant.store, { sessions: deps.sessions, clock: deps.clock }, { orgName: s.session.orgName, sessionName: s.session.name });
+      const store = { retrieveById: s.tenant.store.retrieveById.bind(s.tenant.store), executeMultiple: writes.executeMultiple };
+      const saved = await saveSurveyToTarget({ store, entities: s.tenant.entities(), ids: { newId: randomUUID } }, s.caller, request);
+      if (isLeft(saved)) return sendDomainError(res, saved.left);
+      sendText(res, 200, saved.right);
+    }),
+  ]);

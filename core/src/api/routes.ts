@@ -16,7 +16,7 @@ import {
   SignUpForm,
   TrialForm,
 } from './sign-in.js';
-import { SurveyAnswers, SurveyPageAnswer } from './surveys.js';
+import { SurveyAnswers, SurveyPageAnswer, SurveySaveToTargetRequest } from './surveys.js';
 import { NoInput, queryText, TextAnswer } from './text-fields.js';
 import { WhatsNextAnswer, WhatsNextRequest } from './whats-next.js';
 
@@ -47,6 +47,7 @@ export const API = {
   stream: call({ method: 'GET', path: '/api/stream', input: 'query', session: false, request: StreamQuery, answer: NoInput, answerKind: 'event-stream', what: 'stream query', summary: 'Server-Sent Events of the changes the user may read (`?token=&since=`)' }),
   surveyPage: call({ method: 'GET', path: '/api/survey/{org}/{key}', input: 'none', session: false, request: NoInput, answer: SurveyPageAnswer, answerKind: 'json', what: 'survey', summary: 'the page of a public survey' }),
   surveySubmit: call({ method: 'POST', path: '/api/survey/{org}/{key}', input: 'json', session: false, request: SurveyAnswers, answer: TextAnswer, answerKind: 'text', what: 'survey answers', summary: 'answers a public survey; `SurveyCompleted`' }),
+  surveySaveToTarget: call({ method: 'POST', path: '/api/surveytarget', input: 'json', session: true, request: SurveySaveToTargetRequest, answer: TextAnswer, answerKind: 'text', what: 'survey save to target', summary: "saves a survey record's answers to its target record (created and linked, or updated) and marks it Processed; answers the target's id" }),
   userContext: call({ method: 'GET', path: '/api/getusercontext', input: 'query', session: true, request: UserContextQuery, answer: UserContext, answerKind: 'json', what: 'getusercontext query', summary: 'the user context (metadata, permissions, apps; `?appId=`)' }),
   fetch: call({ method: 'POST', path: '/api/fetch', input: 'json', session: true, request: FetchRequestBody, answer: FetchAnswer, answerKind: 'json', what: 'fetch request', summary: 'a page of records of a query' }),
   update: call({ method: 'POST', path: '/api/update', input: 'json', session: true, request: WriteItemCodec, answer: TextAnswer, answerKind: 'text', what: 'update', summary: 'one create, update or delete; answers the id' }),

@@ -1,4 +1,5 @@
 import * as t from 'io-ts';
+import { Guid } from './guid.js';
 import { WireRecord } from './text-fields.js';
 
 /** GET /api/survey/{org}/{key}: the page of an open survey (meta and panel parsed). */
@@ -10,3 +11,9 @@ export type SurveyPageAnswer = t.TypeOf<typeof SurveyPageAnswer>;
 
 /** POST /api/survey/{org}/{key}: the answers, field name to value. */
 export const SurveyAnswers = WireRecord;
+
+/** POST /api/surveytarget: 'save to target' of a survey record; the answers as the panel shows them (else its stored body). */
+export const SurveySaveToTargetRequest = t.exact(
+  t.intersection([t.type({ id: Guid }), t.partial({ answers: WireRecord })], 'survey save to target'),
+);
+export type SurveySaveToTargetRequest = t.TypeOf<typeof SurveySaveToTargetRequest>;

@@ -5,19 +5,22 @@ import type { Entity, EntityRecord, LookupValue } from '../metadata/entity.js';
 import type { Clock } from '../ports/clock.js';
 import { systemCaller, type RecordStore } from '../ports/record-store.js';
 import { checkRequired, type FormFieldRequirement } from '../records/required.js';
+import { storedFields } from '../store/record-rules.js';
+import { SURVEY_KEY, surveyExpired } from '../surveys/survey-design.js';
 
 export const SURVEY_TEMPLATE = 'inu_survey_template';
 export const SURVEY_RECORD = 'inu_survey_record';
 /** inu_survey_record.status once the answers were written to the target (spec 002 section 3: Processed; the system pack's option 2, option 1 is New). */
 export const SURVEY_PROCESSED = 2;
+/** inu_survey_record.status of answers waiting for review (a template with `meta.review`): staff save them to the target. */
+export const SURVEY_ANSWERED = 3;
 
 /** The outcomes the survey page shows (spec 000 section 8). */
 export const SurveyOutcome = { completed: 'SurveyCompleted', expired: 'SurveyExpired', invalid: 'SurveyLinkInvalid' } as const;
 /** Why a survey link does not open: invalid (no such survey), expired, or answered already (completed). */
 export type SurveyRefusal = { _tag: 'SurveyRefusal'; outcome: (typeof SurveyOutcome)[keyof typeof SurveyOutcome] };
 
-/** A survey key: a template's `key`, or the id of one inu_survey_record. */
-const KEY = /^[A-Za-z0-9_-]{8,100}$/;
+const KEY = SURVEY_KEY;
 
 /** What the survey page shows (GET /api/survey/{org}/{key}). */
 export type SurveyPage = {
@@ -36,7 +39,7 @@ type OpenSurvey = { template: EntityRecord; record: EntityRecord | null };
 
 const refusal = (outcome: SurveyRefusal['outcome']): SurveyRefusal => ({ _tag: 'SurveyRefusal', outcome });
 
-const json = (text: unknown): unknown => {
+export const surveyJson = (text: unknown): unknown => {
   if (typeof text !== 'string' || text === '') return null;
   try {
     return JSON.parse(text);
@@ -55,7 +58,7 @@ export const surveyFields = (meta: unknown): FormFieldRequirement[] => {
       const o = p as { name?: unknown; logicalName?: unknown; required?: unknown };
       const name = typeof o.logicalName === 'string' ? o.logicalName : typeof o.name === 'string' ? o.name : null;
       if (!name) return [];
-      const required = o.required === true || o.required === 'Required' ? true : o.required === false ? false : undefined;
+      const required = o.required === true || o.required === 'Required' ? true : o.required === false || o.required === 'Normal' ? false : undefined;
       return [{ name, ...(required === undefined ? {} : { required }) }];
     }
     return [];
@@ -86,9 +89,9 @@ const findOpenSurvey = async (deps: SurveyDeps, key: string): Promise<Either<Sur
     if (record && linked) survey = { template: linked, record };
   }
   if (!survey) return left(refusal(SurveyOutcome.invalid));
-  if (survey.record && Number(survey.record.status) === SURVEY_PROCESSED) return left(refusal(SurveyOutcome.completed));
-  const expires = survey.template.expireson;
-  if (typeof expires === 'string' && Date.parse(expires) <= deps.clock.now().getTime()) return left(refusal(SurveyOutcome.expired));
+  const status = survey.record ? Number(survey.record.status) : null;
+  if (status === SURVEY_PROCESSED || status === SURVEY_ANSWERED) return left(refusal(SurveyOutcome.completed));
+  if (surveyExpired(survey.template.expireson, deps.clock.now())) return left(refusal(SurveyOutcome.expired));
   return right(survey);
 };
 
@@ -102,17 +105,49 @@ export const openSurvey = async (deps: SurveyDeps, key: string): Promise<Either<
     submit_button: t.submit_button ?? null,
     css_style: t.css_style ?? null,
     object_name: t.object_name ?? null,
-    meta: json(t.meta),
-    panel: json(t.panel),
-    answers: record ? json(record.body) : null,
+    meta: surveyJson(t.meta),
+    panel: surveyJson(t.panel),
+    answers: record ? surveyJson(record.body) : null,
   });
 };
 
 /**
- * POST /api/survey/{org}/{key}: answers go only to the template's entity and only to the fields
- * its meta lists (others: 'Field not found'); required fields are the core's rule (checkRequired:
- * the entity's Required flag or the survey's `required`). The target record is written, then
- * the survey record is marked Processed. Written as the system: the public has no caller.
+ * The answers of a survey checked like any write of its entity: only the fields its meta lists
+ * (others: 'Field not found'), the required ones given (checkRequired: the survey's `required`,
+ * else the property's Required flag), and every value as the store's write rules read it
+ * (types, lengths, options). Used by the public page and by 'save to target'.
+ */
+export const checkSurveyAnswers = (
+  entities: readonly Entity[],
+  template: EntityRecord,
+  answers: EntityRecord,
+): Either<DomainError, { entity: Entity; answers: EntityRecord }> => {
+  const entityName = String(template.object_name ?? '');
+  const fields = surveyFields(surveyJson(template.meta));
+  const allowed = new Set(fields.map((f) => f.name));
+  const stray = Object.keys(answers).filter((k) => !allowed.has(k));
+  if (!entityName || stray.length > 0) return left(fieldNotFound(entityName, stray[0] ?? ''));
+  const entity = entities.find((e) => e.logicalName === entityName);
+  if (!entity) return left(noObject(entityName));
+  const asked = entity.properties.filter((p) => allowed.has(p.logicalName));
+  const complete = checkRequired(asked, answers, fields);
+  if (isLeft(complete)) return left(inputError(complete.left.message));
+  const stored = storedFields(entity, answers, systemCaller());
+  if (isLeft(stored)) return stored;
+  return right({ entity, answers });
+};
+
+/** Whether a template keeps its answers for review (`meta.review`) rather than writing the target at once. */
+export const surveyUnderReview = (template: EntityRecord): boolean => {
+  const meta = surveyJson(template.meta);
+  return !!meta && typeof meta === 'object' && (meta as { review?: unknown }).review === true;
+};
+
+/**
+ * POST /api/survey/{org}/{key}: the answers are checked like any write (checkSurveyAnswers).
+ * A survey under review keeps them in its inu_survey_record (status Answered) for staff to save
+ * to the target; otherwise the target record is written, then the survey record is marked
+ * Processed. Written as the system: the public has no caller.
  */
 export const completeSurvey = async (
   deps: SurveyDeps & { entities: readonly Entity[] },
@@ -122,29 +157,28 @@ export const completeSurvey = async (
   const found = await findOpenSurvey(deps, key);
   if (isLeft(found)) return found;
   const { template, record } = found.right;
-  const entityName = String(template.object_name ?? '');
-  const fields = surveyFields(json(template.meta));
-  const allowed = new Set(fields.map((f) => f.name));
-  const stray = Object.keys(answers).filter((k) => !allowed.has(k));
-  if (!entityName || stray.length > 0) return left(fieldNotFound(entityName, stray[0] ?? ''));
-  const entity = deps.entities.find((e) => e.logicalName === entityName);
-  if (!entity) return left(noObject(entityName));
-  const asked = entity.properties.filter((p) => allowed.has(p.logicalName));
-  const complete = checkRequired(asked, answers, fields);
-  if (isLeft(complete)) return left(inputError(complete.left.message));
+  const checked = checkSurveyAnswers(deps.entities, template, answers);
+  if (isLeft(checked)) return checked;
+  const entityName = checked.right.entity.logicalName;
   const sys = systemCaller();
-  const target = record && typeof record.targetid === 'string' && record.targetid ? record.targetid : null;
-  const written = target ? await deps.store.update(sys, entityName, { id: target, ...answers }) : await deps.store.create(sys, entityName, answers);
-  if (isLeft(written)) return written;
   const body = JSON.stringify(answers);
+  const review = surveyUnderReview(template);
+  let target: string | null = record && typeof record.targetid === 'string' && record.targetid ? record.targetid : null;
+  if (!review) {
+    const written = target ? await deps.store.update(sys, entityName, { id: target, ...answers }) : await deps.store.create(sys, entityName, answers);
+    if (isLeft(written)) return written;
+    target = written.right;
+  }
+  const status = review ? SURVEY_ANSWERED : SURVEY_PROCESSED;
+  const linked = target ? { targetid: target } : {};
   const saved = record
-    ? await deps.store.update(sys, SURVEY_RECORD, { id: String(record.id), targetid: written.right, body, status: SURVEY_PROCESSED })
+    ? await deps.store.update(sys, SURVEY_RECORD, { id: String(record.id), ...linked, body, status })
     : await deps.store.create(sys, SURVEY_RECORD, {
         name: String(template.name ?? 'survey'),
         templateid: { id: String(template.id), name: SURVEY_TEMPLATE },
-        targetid: written.right,
+        ...linked,
         body,
-        status: SURVEY_PROCESSED,
+        status,
       });
   if (isLeft(saved)) return saved;
   return right(SurveyOutcome.completed);
