@@ -152,3 +152,5 @@ export * from './services/invitation.js';
 export * from './services/sign-up-puzzle.js';
 /** Scripts from the metadata (issue 16): the sandbox protocol codecs, scriptSource/commandScriptName, the change-event queue, scriptLine and failures. */
 export * from './scripts/index.js';
+/** Document generation (issue 20): the text template language (parse, render, escape), report bodies and their layout model, prepareDocument. */
+export * from './templates/index.js';

@@ -16,3 +16,4 @@ export * from './geocoder.js';
 export * from './tenant-registry.js';
 export * from './import-files.js';
 export * from './export-writer.js';
+export * from './document-renderer.js';
