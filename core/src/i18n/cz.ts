@@ -534,4 +534,17 @@ export const cz: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   CommunityTransportation: 'Doprava',
   CommunityHealth: 'Zdraví',
   CommunityCity: 'Obec',
+  // Line-item panel (issue 19) and stage field (issue 20)
+  LineItemsTitle: 'Produkty',
+  LineItemsEmpty: 'Zatím žádné produkty. Přidejte první.',
+  LineItemsAdd: 'Přidat produkt',
+  LineItemsRemove: 'Odebrat řádek',
+  LineItemsKeep: 'Ponechat řádek',
+  LineItemsDeleted: 'Smaže se při uložení',
+  LineItemsTotal: 'Celkem',
+  LineItemsActions: 'Akce',
+  LineItemsNoProduct: 'Vyberte produkt pro každý řádek',
+  LineItemsLoadFailed: 'Řádky se nepodařilo načíst',
+  StageCurrent: 'aktuální krok',
+  StageChoose: 'Vybrat {step}',
 };

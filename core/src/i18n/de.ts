@@ -493,4 +493,17 @@ export const de: Record<MessageKey, Message<OneOtherPluralCategory>> = {
   CommunityTransportation: 'Verkehr',
   CommunityHealth: 'Gesundheit',
   CommunityCity: 'Ort',
+  // Line-item panel (issue 19) and stage field (issue 20)
+  LineItemsTitle: 'Produkte',
+  LineItemsEmpty: 'Noch keine Produkte. Fügen Sie das erste hinzu.',
+  LineItemsAdd: 'Produkt hinzufügen',
+  LineItemsRemove: 'Zeile entfernen',
+  LineItemsKeep: 'Zeile behalten',
+  LineItemsDeleted: 'Wird beim Speichern gelöscht',
+  LineItemsTotal: 'Summe',
+  LineItemsActions: 'Aktionen',
+  LineItemsNoProduct: 'Wählen Sie für jede Zeile ein Produkt',
+  LineItemsLoadFailed: 'Die Zeilen konnten nicht geladen werden',
+  StageCurrent: 'aktueller Schritt',
+  StageChoose: '{step} wählen',
 };

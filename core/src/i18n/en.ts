@@ -501,6 +501,19 @@ export const en = {
   CommunityTransportation: 'Transportation',
   CommunityHealth: 'Health',
   CommunityCity: 'City',
+  // Line-item panel (issue 19) and stage field (issue 20)
+  LineItemsTitle: 'Products',
+  LineItemsEmpty: 'No products yet. Add the first one.',
+  LineItemsAdd: 'Add product',
+  LineItemsRemove: 'Remove line',
+  LineItemsKeep: 'Keep line',
+  LineItemsDeleted: 'Deleted on save',
+  LineItemsTotal: 'Total',
+  LineItemsActions: 'Actions',
+  LineItemsNoProduct: 'Choose a product for each line',
+  LineItemsLoadFailed: 'The lines could not be loaded',
+  StageCurrent: 'current step',
+  StageChoose: 'Choose {step}',
 } as const satisfies Record<string, Message<OneOtherPluralCategory>>;
 
 export type MessageKey = keyof typeof en;

@@ -539,4 +539,17 @@ export const sk: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   CommunityTransportation: 'Doprava',
   CommunityHealth: 'Zdravie',
   CommunityCity: 'Obec',
+  // Line-item panel (issue 19) and stage field (issue 20)
+  LineItemsTitle: 'Produkty',
+  LineItemsEmpty: 'Zatiaľ žiadne produkty. Pridajte prvý.',
+  LineItemsAdd: 'Pridať produkt',
+  LineItemsRemove: 'Odstrániť riadok',
+  LineItemsKeep: 'Ponechať riadok',
+  LineItemsDeleted: 'Vymaže sa pri uložení',
+  LineItemsTotal: 'Spolu',
+  LineItemsActions: 'Akcie',
+  LineItemsNoProduct: 'Vyberte produkt pre každý riadok',
+  LineItemsLoadFailed: 'Riadky sa nepodarilo načítať',
+  StageCurrent: 'aktuálny krok',
+  StageChoose: 'Vybrať {step}',
 };

@@ -295,6 +295,11 @@ export class ApiClient {
     return this.call(API.geocode, request, API.geocode.path, signal);
   }
 
+  /** POST /api/distance: the directions answer (routes[0].legs) for the stops of a maps directions URL (the travel report). */
+  distance(url: string, signal?: AbortSignal): Promise<unknown> {
+    return this.call(API.distance, { url }, API.distance.path, signal);
+  }
+
   /** GET /api/cache_debug: the organization's sessions (administrators only). */
   cacheDebug(): Promise<SessionEntry[]> {
     return this.call(API.sessionList);
