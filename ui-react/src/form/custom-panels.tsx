@@ -15,4 +15,6 @@ export type CustomPanelProps = { panel: Panel; ctx: PanelContext };
  */
 export const CUSTOM_PANELS: Readonly<Record<string, LazyExoticComponent<ComponentType<CustomPanelProps>>>> = {
   lineitems: lazy(() => import('../lineitems/line-items-panel.js')),
+  familybudget: lazy(() => import('../budget/family-budget-panel.js')),
+  communitychart: lazy(() => import('../community/community-chart-panel.js')),
 };

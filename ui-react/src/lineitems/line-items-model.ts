@@ -156,7 +156,7 @@ export const lineItemsModel = ({ api, params, parentEntity }: { api: LineItemsAp
     const unique = [...new Set(ids)];
     if (unique.length === 0) return new Map();
     const res = await api.fetch({
-      entity: { name: 'product', attributes: ['id', 'listprice'], filter: { type: 'and', conditions: [{ attribute: 'id', operator: 'in', value: unique }] } },
+      entity: { name: 'product', attributes: [{ attribute: 'id' }, { attribute: 'listprice' }], filter: { type: 'and', conditions: [{ attribute: 'id', operator: 'in', value: unique }] } },
       page: 1,
       pageSize: unique.length,
     });
@@ -179,7 +179,7 @@ export const lineItemsModel = ({ api, params, parentEntity }: { api: LineItemsAp
       const res = await api.fetch({
         entity: {
           name: params.entity,
-          attributes: ['id', 'versionnumber', params.productField, 'quantity', 'priceperunit', 'discount', 'baseamount', 'totalamount'],
+          attributes: ['id', 'versionnumber', params.productField, 'quantity', 'priceperunit', 'discount', 'baseamount', 'totalamount'].map((attribute) => ({ attribute })),
           filter: { type: 'and', conditions: [{ attribute: params.parentField, operator: 'eq', value: parentId }] },
           orders: [{ attribute: 'createdon' }, { attribute: 'id' }],
         },
