@@ -11,3 +11,7 @@ export * from './stream-export-writer.js';
 export * from './pdf-fonts.js';
 export * from './pdf-table-renderer.js';
 export * from './pdf-export.js';
+export * from './report-images.js';
+export * from './report-pdf-renderer.js';
+export * from './report-docx-renderer.js';
+export * from './report-document-renderer.js';
