@@ -5,3 +5,4 @@ export * from './google-directions-service.js';
 export * from './geocoding/index.js';
 export * from './mail/index.js';
 export * from './documents/index.js';
+export * from './scripts/quickjs-script-sandbox.js';

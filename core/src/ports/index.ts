@@ -16,4 +16,5 @@ export * from './geocoder.js';
 export * from './tenant-registry.js';
 export * from './import-files.js';
 export * from './export-writer.js';
+export * from './script-sandbox.js';
 export * from './document-renderer.js';

@@ -18,6 +18,7 @@ import type { PasswordHasher } from './password-hasher.js';
 import type { SessionStore } from './session-store.js';
 import type { AttemptLedger } from './attempt-ledger.js';
 import type { SchemaStore } from './schema-store.js';
+import type { ScriptSandbox } from './script-sandbox.js';
 import type { TenantRegistry } from './tenant-registry.js';
 
 /** A symbol that names a port of type T (the optional brand exists only for the type checker). */
@@ -41,4 +42,5 @@ export const Tokens = {
   Geocoder: token<Geocoder>('Geocoder'),
   IdentityProvider: token<IdentityProvider>('IdentityProvider'),
   GraphTokenSource: token<GraphTokenSource>('GraphTokenSource'),
+  ScriptSandbox: token<ScriptSandbox>('ScriptSandbox'),
 } as const;
