@@ -1,5 +1,6 @@
 import type { Entity, EntityRecord, FieldValue, Panel } from '../core.js';
 import type { SaveParticipant } from './record-form-model.js';
+import type { WizardNextCommandRunner } from './stage-field-wizard.js';
 
 /** What every panel needs from the form. */
 export type PanelContext = {
@@ -18,4 +19,6 @@ export type PanelContext = {
   participate: (p: SaveParticipant) => () => void;
   /** Wizard: move to the next step (saves first). */
   onWizardStep?: (panel: Panel, index: number) => Promise<boolean>;
+  /** Wizard: runs the next-step command (wizardNextCommand) after the step's save; the scripts runner of issue 16 sets it. */
+  runWizardNextCommand?: WizardNextCommandRunner;
 };

@@ -7,6 +7,7 @@ import { AddressOfPanel } from '../address/address-of-panel.js';
 import { AssociatedListPanel, associatedListTitle } from './associated-list-panel.js';
 import { CUSTOM_PANELS } from './custom-panels.js';
 import { FieldRow } from './field-row.js';
+import { continueWizard } from './stage-field-wizard.js';
 import type { PanelContext } from './panel-context.js';
 import { useWidth } from './use-width.js';
 
@@ -108,7 +109,7 @@ const TabsPanel = ({ panel, ctx }: { panel: Panel; ctx: PanelContext }) => {
               className="btn btn-primary"
               disabled={active >= tabs.length - 1 || ctx.readOnly}
               onClick={async () => {
-                if (!ctx.onWizardStep || (await ctx.onWizardStep(panel, active + 1))) setActive(active + 1);
+                if (await continueWizard(panel, active, ctx)) setActive(active + 1);
               }}
             >
               {t('CmdContinue')} <Icon name="chevronRight" />
