@@ -612,7 +612,7 @@ const familyBudget = (ctx: Context): DemoEntityRecords[] => {
   ];
 };
 
-/** Communities and one evaluation of each, this year. */
+/** Communities and one evaluation of each, this year; the first one also last year. */
 const communities = (ctx: Context): DemoEntityRecords[] => {
   const { r, today } = ctx;
   const places = VILLAGES.slice(0, ctx.count('fi_community')).map(([name, district, population], i) => ({
@@ -631,6 +631,18 @@ const communities = (ctx: Context): DemoEntityRecords[] => {
     education_eval: score(), transportation_eval: score(), health_eval: score(), city_eval: score(),
     ...owned(ctx.owners[i % ctx.owners.length], false),
   }));
+  // The first community was evaluated last year too, so its chart shows an average of two.
+  const first = places[0];
+  if (first) {
+    evals.push({
+      id: r.uuid(),
+      name: `${first.name} ${today.getUTCFullYear() - 1}`,
+      communityid: lookup(first.id, 'fi_community'),
+      housing_eval: score(), salary_eval: score(), usury_eval: score(), work_avail_eval: score(),
+      education_eval: score(), transportation_eval: score(), health_eval: score(), city_eval: score(),
+      ...owned(ctx.owners[0], false),
+    });
+  }
   return [
     { entity: 'fi_community', records: places },
     { entity: 'fi_community_eval', records: evals },

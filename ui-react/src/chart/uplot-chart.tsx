@@ -44,6 +44,8 @@ export type UplotChartProps = {
   formatValue?: (v: number) => string;
   /** show the legend (default: when there is more than one series) */
   legend?: boolean;
+  /** a fixed Y scale, e.g. [0, 5] for the community evaluation's scores (default: from 0 to the data's maximum); pass a constant */
+  yRange?: readonly [number, number];
 };
 
 /** The smallest horizontal room (px) an X label gets; denser labels are thinned out. */
@@ -68,7 +70,7 @@ const useThemeVersion = (): number => {
 /** `color` with an alpha (for the columns not picked): #rrggbb only, others as they are. */
 const faded = (color: string): string => (/^#[0-9a-f]{6}$/i.test(color) ? `${color}55` : color);
 
-export const UplotChart = ({ type, categories, series, ariaLabel, onPick, picked = null, height = 280, formatValue, legend }: UplotChartProps) => {
+export const UplotChart = ({ type, categories, series, ariaLabel, onPick, picked = null, height = 280, formatValue, legend, yRange: fixedRange }: UplotChartProps) => {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const readout = useRef<HTMLDivElement>(null);
@@ -109,7 +111,7 @@ export const UplotChart = ({ type, categories, series, ariaLabel, onPick, picked
       });
     const scaleKeys = [...new Set(series.map((s) => s.scale ?? 'y'))].slice(0, 2);
     const scaleOf = (s: UplotSeries): string => (scaleKeys.includes(s.scale ?? 'y') ? (s.scale ?? 'y') : scaleKeys[0]);
-    const yRange: uPlot.Scale.Range = (_u, min, max) => [Math.min(0, min ?? 0), max > 0 ? max * 1.08 : 1];
+    const yRange: uPlot.Scale.Range = fixedRange ? () => [fixedRange[0], fixedRange[1]] : (_u, min, max) => [Math.min(0, min ?? 0), max > 0 ? max * 1.08 : 1];
     const opts: uPlot.Options = {
       width: Math.max(200, el.clientWidth),
       height,
@@ -207,7 +209,7 @@ export const UplotChart = ({ type, categories, series, ariaLabel, onPick, picked
       u.destroy();
       plot.current = null;
     };
-  }, [type, n, series, categories, height, theme]);
+  }, [type, n, series, categories, height, theme, fixedRange]);
 
   // A new pick redraws the highlight without rebuilding the plot.
   useEffect(() => plot.current?.redraw(true, false), [picked]);

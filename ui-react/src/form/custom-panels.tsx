@@ -17,4 +17,6 @@ export const CUSTOM_PANELS: Readonly<Record<string, LazyExoticComponent<Componen
   lineitems: lazy(() => import('../lineitems/line-items-panel.js')),
   familybudget: lazy(() => import('../budget/family-budget-panel.js')),
   communitychart: lazy(() => import('../community/community-chart-panel.js')),
+  surveydesign: lazy(() => import('../surveys/survey-design-panel.js')),
+  surveyresponse: lazy(() => import('../surveys/survey-response-panel.js')),
 };
