@@ -547,4 +547,9 @@ export const cz: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   LineItemsLoadFailed: 'Řádky se nepodařilo načíst',
   StageCurrent: 'aktuální krok',
   StageChoose: 'Vybrat {step}',
+  // Skripty v prohlížeči (issue 16)
+  ScriptErrorTitle: 'Chyba skriptu',
+  ScriptFailed: 'Skript {name} selhal: {message}',
+  ScriptFailedAtLine: 'Skript {name} selhal na řádku {line}: {message}',
+  ScriptTimedOut: 'Skript {name} byl zastaven: běžel déle než {seconds} s.',
 };

@@ -506,4 +506,9 @@ export const de: Record<MessageKey, Message<OneOtherPluralCategory>> = {
   LineItemsLoadFailed: 'Die Zeilen konnten nicht geladen werden',
   StageCurrent: 'aktueller Schritt',
   StageChoose: '{step} wählen',
+  // Skripte im Browser (issue 16)
+  ScriptErrorTitle: 'Skriptfehler',
+  ScriptFailed: 'Das Skript {name} ist fehlgeschlagen: {message}',
+  ScriptFailedAtLine: 'Das Skript {name} ist in Zeile {line} fehlgeschlagen: {message}',
+  ScriptTimedOut: 'Das Skript {name} wurde angehalten: Es lief länger als {seconds} s.',
 };

@@ -514,6 +514,11 @@ export const en = {
   LineItemsLoadFailed: 'The lines could not be loaded',
   StageCurrent: 'current step',
   StageChoose: 'Choose {step}',
+  // Scripts in the browser (issue 16)
+  ScriptErrorTitle: 'Script error',
+  ScriptFailed: 'The script {name} failed: {message}',
+  ScriptFailedAtLine: 'The script {name} failed at line {line}: {message}',
+  ScriptTimedOut: 'The script {name} was stopped: it ran longer than {seconds} s.',
 } as const satisfies Record<string, Message<OneOtherPluralCategory>>;
 
 export type MessageKey = keyof typeof en;

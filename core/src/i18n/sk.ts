@@ -552,4 +552,9 @@ export const sk: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   LineItemsLoadFailed: 'Riadky sa nepodarilo načítať',
   StageCurrent: 'aktuálny krok',
   StageChoose: 'Vybrať {step}',
+  // Skripty v prehliadači (issue 16)
+  ScriptErrorTitle: 'Chyba skriptu',
+  ScriptFailed: 'Skript {name} zlyhal: {message}',
+  ScriptFailedAtLine: 'Skript {name} zlyhal na riadku {line}: {message}',
+  ScriptTimedOut: 'Skript {name} bol zastavený: bežal dlhšie ako {seconds} s.',
 };

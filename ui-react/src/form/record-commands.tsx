@@ -3,6 +3,7 @@ import { useT } from '../i18n.js';
 import { Icon } from '../ui/icons.js';
 import { SystemUserCommands } from '../admin/system-user-commands.js';
 import type { RecordFormModel } from './record-form-model.js';
+import { ScriptCommands } from '../scripts/script-ui.js';
 
 /** The form's command bar: Save, Save and Close, Create a copy, Undo delete, Delete, as the model permits. */
 export const CommandBar = ({
@@ -53,6 +54,14 @@ export const CommandBar = ({
         </button>
       )}
       <SystemUserCommands model={model} />
+      <ScriptCommands
+        entity={model.entity.logicalName}
+        commands={model.form.commands}
+        record={model.edited.value}
+        selected={() => [model.edited.value]}
+        disabled={!ready}
+        onDone={(r) => r._tag === 'Completed' && model.applyPatch(r.patch)}
+      />
     </div>
   );
 };

@@ -18,6 +18,8 @@ import {
   updatePayload,
 } from '../core.js';
 import { ServerError, type ApiClient } from '../api/client.js';
+import { CHANGE_QUEUE_IDLE, changeFinished, changeQueued, type ChangeQueue } from '../core.js';
+import type { FormScriptRunner } from '../scripts/form-scripts.js';
 
 /**
  * The record form as a model of signals (spec 001 sections 4 and 5): the loaded record, the
@@ -60,6 +62,8 @@ export type SaveResult =
   | { _tag: 'Busy' }
   /** a participant (a panel, a validate script) stopped the save with this message */
   | { _tag: 'Vetoed'; message: string }
+  /** a validate script failed (threw or ran out of time): the record is not saved */
+  | { _tag: 'ScriptFailed'; message: string }
   | { _tag: 'Failed'; error: unknown };
 
 export type ServerChangeResult =
@@ -133,11 +137,13 @@ export type RecordFormOptions = {
   caller: () => Caller;
   user?: FormUser;
   init?: EntityRecord;
+  /** the form's event scripts (change, validate, postsave); none runs without it */
+  scripts?: FormScriptRunner;
 };
 
 export type RecordFormModel = ReturnType<typeof recordFormModel>;
 
-export const recordFormModel = ({ api, entity, id, form, caller, user, init }: RecordFormOptions) => {
+export const recordFormModel = ({ api, entity, id, form, caller, user, init, scripts }: RecordFormOptions) => {
   const isNew = id === NEW_ID;
   const entityName = entity.logicalName;
   const formFields = allFormFields(form.panels);
@@ -271,11 +277,51 @@ export const recordFormModel = ({ api, entity, id, form, caller, user, init }: R
     }
   };
 
+  /**
+   * The change event (spec 001 section 4): one run at a time; fields edited while it runs start
+   * the next run when it ends. The fields a script sets do not start another run, and a field the
+   * user edited while the script ran keeps the user's value.
+   */
+  let changeQueue: ChangeQueue = CHANGE_QUEUE_IDLE;
+  let changesDone: Promise<void> = Promise.resolve();
+  let settle = () => {};
+  const runChange = async (fields: readonly string[]): Promise<void> => {
+    try {
+      const answer = await scripts!('change', edited.value, fields);
+      if (answer._tag === 'Done' || answer._tag === 'Vetoed') {
+        const editedMeanwhile = new Set(changeQueue.pending);
+        const patch = Object.entries(answer.patch).filter(([k]) => !editedMeanwhile.has(k));
+        if (patch.length > 0) edited.value = { ...edited.value, ...Object.fromEntries(patch) };
+      }
+    } finally {
+      const step = changeFinished(changeQueue);
+      changeQueue = step.queue;
+      if (step.start) void runChange(step.start);
+      else settle();
+    }
+  };
+  const queueChange = (fields: readonly string[]): void => {
+    if (!scripts) return;
+    const wasRunning = changeQueue.running;
+    const step = changeQueued(changeQueue, fields);
+    changeQueue = step.queue;
+    if (!step.start) return;
+    if (!wasRunning) changesDone = new Promise<void>((resolve) => (settle = resolve));
+    void runChange(step.start);
+  };
+  /** Fields a script (a custom command) set: taken like edits, without starting a change event. */
+  const applyPatch = (patch: EntityRecord): void => {
+    if (Object.keys(patch).length > 0) edited.value = { ...edited.value, ...patch };
+  };
+  /** Resolves once no change event runs or waits (the save sequence's change step). */
+  const changesSettled = (): Promise<void> => (changeQueue.running ? changesDone : Promise.resolve());
+
   const setValue = (field: string, v: FieldValue) => {
     batch(() => {
       edited.value = { ...edited.value, [field]: v };
       if (marked.value.has(field)) marked.value = new Set([...marked.value].filter((x) => x !== field));
     });
+    queueChange([field]);
   };
 
   /**
@@ -302,9 +348,13 @@ export const recordFormModel = ({ api, entity, id, form, caller, user, init }: R
   };
 
   /**
-   * The save sequence (spec 001 section 4): required check, save, then a created record is
-   * shown as saved (the caller moves to its route), a closing form keeps the values, and an
-   * existing record reloads. `patch` sets values first (the wizard's stage index).
+   * The save sequence (spec 001 section 4), in order: the required check; the validate script
+   * (its veto stops the save with its message); the change event (a running or waiting change
+   * run finishes first, so its fields are saved); the save participants' beforeSave (the save
+   * hook: panels' fields or veto); the save; afterSave (the participants' own rows); the postsave
+   * script; then 'Record saved' (said by the caller). A created record is shown as saved (the
+   * caller moves to its route), a closing form keeps the values, an existing record reloads.
+   * `patch` sets values first (the wizard's stage index).
    */
   const save = async ({ close = false, patch }: { close?: boolean; patch?: EntityRecord } = {}): Promise<SaveResult> => {
     const base = loaded.value;
@@ -320,7 +370,19 @@ export const recordFormModel = ({ api, entity, id, form, caller, user, init }: R
       marked.value = new Set();
       status.value = 'saving';
     });
+    const stop = <R extends SaveResult>(r: R): R => {
+      status.value = 'ready';
+      return r;
+    };
     try {
+      if (scripts) {
+        const validated = await scripts('validate', current, isNew ? Object.keys(current) : changedFields(base, current));
+        if (validated._tag === 'Vetoed') return stop({ _tag: 'Vetoed', message: validated.message });
+        if (validated._tag === 'Failed') return stop({ _tag: 'ScriptFailed', message: validated.failure.script });
+        if (validated._tag === 'Done' && Object.keys(validated.patch).length > 0) edited.value = current = { ...current, ...validated.patch };
+        await changesSettled();
+        current = edited.value;
+      }
       for (const p of participants.value) {
         if (!p.beforeSave) continue;
         const answer = await p.beforeSave(current);
@@ -338,6 +400,8 @@ export const recordFormModel = ({ api, entity, id, form, caller, user, init }: R
       }
       review.value = null;
       for (const p of participants.value) if (p.afterSave) await p.afterSave(sent.id, isNew);
+      // A postsave script's failure is said and reported by the runner; the record is saved all the same.
+      if (scripts) await scripts('postsave', { ...current, id: sent.id }, isNew ? Object.keys(current) : changedFields(base, current));
       const saved = { _tag: 'Saved' as const, id: sent.id, created: isNew, name: createdName(entity, current) };
       if (isNew) {
         batch(() => {
@@ -394,6 +458,11 @@ export const recordFormModel = ({ api, entity, id, form, caller, user, init }: R
   const remove = async (): Promise<Done> => {
     try {
       await api.update('delete', entityName, { id, versionnumber: loaded.value.versionnumber });
+      // Spec 001 section 4: delete fires postsave with the record without its id.
+      if (scripts) {
+        const { id: _deleted, ...rest } = loaded.value;
+        await scripts('postsave', rest, []);
+      }
       return { _tag: 'Done' };
     } catch (error) {
       return { _tag: 'Failed', error };
@@ -428,6 +497,7 @@ export const recordFormModel = ({ api, entity, id, form, caller, user, init }: R
 
   return {
     entity,
+    form,
     isNew,
     id,
     formFields,
@@ -450,6 +520,7 @@ export const recordFormModel = ({ api, entity, id, form, caller, user, init }: R
     canRestore,
     load,
     setValue,
+    applyPatch,
     save,
     serverChanged,
     remove,

@@ -17,6 +17,7 @@ import { PanelView, type PanelContext } from './panels.js';
 import type { QuickCreateProps } from './quick-create.js';
 import { NEW_ID, recordFormModel, STAGE_FIELD, type ModifiedBy, type SaveResult } from './record-form-model.js';
 import { CommandBar } from './record-commands.js';
+import { useFormScripts } from '../scripts/script-ui.js';
 
 export { STAGE_FIELD } from './record-form-model.js';
 
@@ -60,10 +61,11 @@ const RecordFormScreen = ({ entity, form, entityName, id: routeId, formName, ini
   const api = useApi();
   const navigate = useNavigate();
   const user = session.value?.context.user;
+  const scripts = useFormScripts(entity, form);
   // A new model per record (and per metadata of its entity), as the route remounts per record.
   const model = useMemo(
-    () => recordFormModel({ api, entity, id: routeId, form, init, caller: () => caller.value!, user: user && { id: user.id, name: user.name } }),
-    [api, entity, form, routeId, init],
+    () => recordFormModel({ api, entity, id: routeId, form, init, caller: () => caller.value!, user: user && { id: user.id, name: user.name }, scripts }),
+    [api, entity, form, routeId, init, scripts],
   );
   const proceeding = useRef(false);
 
@@ -137,6 +139,9 @@ const RecordFormScreen = ({ entity, form, entityName, id: routeId, formName, ini
         return false;
       case 'Vetoed':
         await alertDialog(r.message, t('CmdOk'));
+        return false;
+      case 'ScriptFailed':
+        // the script's error is alerted by its runner
         return false;
       case 'Saved':
         toast(t('MsgRecordSaved'));
