@@ -154,3 +154,6 @@ export * from './services/sign-up-puzzle.js';
 export * from './scripts/index.js';
 /** Document generation (issue 20): the text template language (parse, render, escape), report bodies and their layout model, prepareDocument. */
 export * from './templates/index.js';
+/** Triggers: the write rule that queues runs of inu_changehandler (trigger-outbox) and the runner of inu_asyncaction rows (runDueTriggers, resumeRunning). */
+export * from './store/trigger-outbox.js';
+export * from './services/trigger-runs.js';

@@ -1,4 +1,5 @@
 import type { WriteRule } from './record-writes.js';
+import { triggerOutboxRule } from './trigger-outbox.js';
 
 /**
  * The rules every store runs inside each write's transaction (see `WriteRule` in
@@ -6,4 +7,7 @@ import type { WriteRule } from './record-writes.js';
  * with one line. A rule does nothing for an organization whose metadata or data does not use it
  * (no inu_autonumber row for the entity, no line-item panel, no trigger).
  */
-export const WRITE_RULES: readonly WriteRule[] = [];
+export const WRITE_RULES: readonly WriteRule[] = [
+  // last: a trigger's condition sees the record as the other rules left it
+  triggerOutboxRule,
+];
