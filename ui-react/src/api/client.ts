@@ -11,6 +11,7 @@ import {
   type ExportRequestBody,
   type FetchRequest,
   type FetchResult,
+  type Guid,
   type PuzzleAnswer,
   type SessionEntry as SessionEntryShape,
   type SurveyPageAnswer,
@@ -321,6 +322,11 @@ export class ApiClient {
 
   streamUrl(token: string, since: string): string {
     return this.url(`${API.stream.path}?token=${encodeURIComponent(token)}&since=${encodeURIComponent(since)}`);
+  }
+
+  /** POST /api/surveytarget: 'save to target' of a survey record (the answers as the panel shows them); answers the target's id. */
+  async saveSurveyToTarget(id: string, answers?: EntityRecord): Promise<string> {
+    return (await this.call(API.surveySaveToTarget, { id: id as Guid, ...(answers ? { answers } : {}) })).trim();
   }
 
   /** The path of a survey call: `/api/survey/{org}/{key}` filled in. */

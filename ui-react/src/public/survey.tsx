@@ -6,7 +6,8 @@ import { useT, type T } from '../i18n.js';
 import { Icon } from '../ui/icons.js';
 import { PublicLayout } from './public-layout.js';
 
-type Survey = { title: string; submit_button?: string; css_style?: string; properties: Property[] };
+/** A survey as the page renders it: the template's texts and its fields as properties (with the survey's `width`). */
+export type Survey = { title: string; submit_button?: string; css_style?: string; properties: Property[] };
 
 const parseJson = (v: unknown): unknown => {
   if (typeof v !== 'string') return v;
@@ -29,7 +30,7 @@ const toProperty = (p: unknown): Property[] => {
   return [{ ...o, logicalName, displayName: o.displayName ?? o.label ?? logicalName, type: o.type ?? 'String', flags } as Property];
 };
 
-const toSurvey = (body: unknown): Survey => {
+export const toSurvey = (body: unknown): Survey => {
   const b = (body ?? {}) as Record<string, unknown>;
   const meta = parseJson(b.meta) as { properties?: unknown[] } | undefined;
   return {
@@ -90,8 +91,9 @@ const SurveyInput = ({ p }: { p: Property }) => {
     const type = controlOf(p) === 'date' ? (flag(p, 'DateOnly') ? 'date' : 'datetime-local') : isNumberControl(p) ? 'number' : flag(p, 'Email') ? 'email' : flag(p, 'Url') ? 'url' : flag(p, 'Phone') ? 'tel' : 'text';
     input = <input id={id} name={p.logicalName} type={type} required={required} maxLength={p.max} step={controlOf(p) === 'integer' ? 1 : 'any'} />;
   }
+  const wide = (p as { width?: unknown }).width === 'Wide';
   return (
-    <div className={`field ${controlOf(p) === 'checkbox' ? 'field-check' : ''}`}>
+    <div className={`field ${controlOf(p) === 'checkbox' ? 'field-check' : ''} ${wide ? 'survey-field-wide' : ''}`}>
       <label htmlFor={id}>
         {p.displayName}
         {required && (
@@ -102,6 +104,36 @@ const SurveyInput = ({ p }: { p: Property }) => {
       </label>
       {input}
     </div>
+  );
+};
+
+/**
+ * The survey's form: its fields (Normal width in two columns, Wide across; one column on a
+ * narrow screen) and the submit button. The public page and the designer's preview render it.
+ */
+export const SurveyForm = ({
+  survey,
+  onSubmit,
+  busy = false,
+  formRef,
+}: {
+  survey: Survey;
+  onSubmit: (e: React.FormEvent<HTMLFormElement>) => void;
+  busy?: boolean;
+  formRef?: React.Ref<HTMLFormElement>;
+}) => {
+  const t = useT();
+  return (
+    <form ref={formRef} onSubmit={onSubmit} className="stack" noValidate>
+      <div className="survey-fields">
+        {survey.properties.map((p) => (
+          <SurveyInput key={p.logicalName} p={p} />
+        ))}
+      </div>
+      <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
+        {survey.submit_button || t('CmdSubmit')}
+      </button>
+    </form>
   );
 };
 
@@ -179,14 +211,7 @@ export const SurveyPage = () => {
           {validation}
         </p>
       )}
-      <form ref={formRef} onSubmit={submit} className="stack" noValidate>
-        {survey.properties.map((p) => (
-          <SurveyInput key={p.logicalName} p={p} />
-        ))}
-        <button type="submit" className="btn btn-primary btn-block" disabled={busy}>
-          {survey.submit_button || t('CmdSubmit')}
-        </button>
-      </form>
+      <SurveyForm survey={survey} formRef={formRef} onSubmit={submit} busy={busy} />
     </PublicLayout>
   );
 };
