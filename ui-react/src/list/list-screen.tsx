@@ -6,6 +6,7 @@ import type { Entity, MessageKey, QuickFilter as QuickFilterT, ViewModeName } fr
 import { checkPermissionString, kanbanFieldName, QuickFilter, visibleQuickFilters } from '../core.js';
 import { useApi } from '../api/context.js';
 import { useT } from '../i18n.js';
+import { ScriptCommands } from '../scripts/script-ui.js';
 import { caller, entityOf, guiObjects, parsedBody, session } from '../state/session.js';
 import { session as sessionStore } from '../state/storage.js';
 import { objectChangedEvent } from '../state/realtime.js';
@@ -286,6 +287,9 @@ const ListHead = ({ model, appParam, edit, guard }: { model: ListModel; appParam
           <button type="button" className="btn btn-plain" onClick={() => void import('../import/import-dialog.js').then((m) => m.openImportDialog(name, (imported) => imported && void model.load()))}>
             <Icon name="upload" /> {t('CmdImport')}
           </button>
+        )}
+        {!editing && (
+          <ScriptCommands entity={name} commands={model.view.value?.body.commands} selected={() => (rows ?? []).filter((r) => selected.has(String(r.id)))} onDone={() => void model.load()} />
         )}
         <button type="button" className="btn btn-plain icon-only" aria-label={t('CmdRefresh')} title={t('CmdRefresh')} onClick={() => guard(() => void model.load())}>
           <Icon name="refresh" />
