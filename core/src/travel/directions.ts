@@ -1,6 +1,7 @@
 import * as E from 'fp-ts/lib/Either.js';
 import { inputError, type InputError } from '../errors.js';
 import type { DirectionsLeg, LatLon } from '../ports/directions-service.js';
+import { formatDuration } from '../records/duration.js';
 import { applyTravelDurations, type Leg } from './route.js';
 
 /**
@@ -77,9 +78,6 @@ export const applyDirections = (legs: readonly Leg[], answer: readonly Direction
   return E.right(applyTravelDurations(measured));
 };
 
-/** A duration in seconds as h:mm (spec 002 section 9), rounded to the minute; nothing for none. */
-export const formatDuration = (seconds: number | null | undefined): string => {
-  if (seconds === null || seconds === undefined || !Number.isFinite(seconds) || seconds < 0) return '';
-  const minutes = Math.round(seconds / 60);
-  return `${Math.floor(minutes / 60)}:${String(minutes % 60).padStart(2, '0')}`;
-};
+/** A leg's travel duration as h:mm (spec 002 section 9; formatDuration of records), nothing for none. */
+export const formatLegDuration = (seconds: number | null | undefined): string =>
+  seconds === null || seconds === undefined || !Number.isFinite(seconds) || seconds < 0 ? '' : formatDuration(seconds);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import * as E from 'fp-ts/lib/Either.js';
-import { clampToBounds, followStart, legDay, onDay, parseDiet, parseLegs, reportFields, setLegEnd, setLegStart } from './report.js';
+import { clampToBounds, followStart, legDay, sameTimeOnDay, parseDiet, parseLegs, reportFields, setLegEnd, setLegStart } from './report.js';
 import { routeDateBounds, type Leg } from './route.js';
 import { compareCivil } from '../dates/civil.js';
 
@@ -70,7 +70,7 @@ describe('leg dates in the grid (spec 002 sections 4 and 5)', () => {
   });
 
   it('the date part changes with the time of day kept', () => {
-    expect(onDay('2024-05-06T06:30:00.000Z', { year: 2024, month: 6, day: 2 }, tz)).toBe('2024-06-02T06:30:00.000Z');
+    expect(sameTimeOnDay('2024-05-06T06:30:00.000Z', { year: 2024, month: 6, day: 2 }, tz)).toBe('2024-06-02T06:30:00.000Z');
     expect(legDay(legs[2], tz)).toBe('2024-05-06');
   });
 

@@ -81,7 +81,7 @@ export const setLegEnd = (legs: readonly Leg[], index: number, endIso: string): 
 };
 
 /** The same wall time on another local day (the picker's date part changing, its time kept). */
-export const onDay = (iso: string, day: CivilDate, timeZone: string): string =>
+export const sameTimeOnDay = (iso: string, day: CivilDate, timeZone: string): string =>
   instantOfWallTime({ ...wallTimeOf(new Date(iso), timeZone), ...day }, timeZone).toISOString();
 
 /**

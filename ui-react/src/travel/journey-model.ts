@@ -5,12 +5,14 @@ import {
   applyDirections,
   applyOwnerHome,
   changeLegDate,
+  civilDateOf,
   clampToBounds,
   deleteLeg as deleteLegRule,
   dietDays,
   directionsUrl,
   followStart,
   newReportLegs,
+  sameTimeOnDay,
   parseCivil,
   parseDiet,
   parseLegs,
@@ -377,6 +379,15 @@ export const journeyModel = ({
     }
   };
 
+  /** A picked start kept inside the route date picker's window (its day clamped, its time kept). */
+  const inWindow = (iso: string): string => {
+    const at = new Date(iso);
+    if (!bounds.value || Number.isNaN(at.getTime())) return iso;
+    const day = civilDateOf(at, timeZone);
+    const kept = clampToBounds(day, bounds.value);
+    return kept === day ? iso : sameTimeOnDay(iso, kept, timeZone);
+  };
+
   const setMeals = (date: string, f: (mask: number) => number): void => {
     diet.value = dietDays(legs.value, timeZone, diet.value.map((d) => (d.date === date ? { ...d, meals: f(d.meals) } : d)));
     notify();
@@ -404,7 +415,7 @@ export const journeyModel = ({
     /** Deletes leg `index`; the first leg stays. */
     deleteLeg: (index: number) => change((ls) => deleteLegRule(ls, index)),
     /** A start picked in the grid: another day moves the later legs of that day; kept inside the picker's window. */
-    setStart: (index: number, iso: string, onError?: (m: string) => void) => change((ls) => setLegStart(ls, index, iso, timeZone), onError),
+    setStart: (index: number, iso: string, onError?: (m: string) => void) => change((ls) => setLegStart(ls, index, inWindow(iso), timeZone), onError),
     setEnd: (index: number, iso: string, onError?: (m: string) => void) => change((ls) => setLegEnd(ls, index, iso), onError),
     /** Moves a leg to a day (kept inside the picker's window), with the later legs of that day. */
     setDay: (index: number, day: CivilDate) => change((ls) => changeLegDate(ls, index, bounds.value ? clampToBounds(day, bounds.value) : day, timeZone)),
