@@ -71,6 +71,8 @@ export * from './store/audit.js';
 export * from './store/record-rules.js';
 export * from './store/record-writes.js';
 export * from './store/write-rules.js';
+export * from './store/auto-number.js';
+export * from './store/line-item-totals.js';
 export * from './store/record-reads.js';
 export * from './store/in-memory-record-store.js';
 export * from './services/organization-setup.js';

@@ -227,7 +227,8 @@ export const sqlStepCommand = (step: StoreStep): StepCommand => {
       const vf = versionOf(e);
       const field = fieldOf(e, step.field).logicalName;
       const build = (d: SqlDialect) => {
-        let q = d.db.updateTable(e.logicalName).set({ [field]: sql`COALESCE(${sql.ref(field)}, 0) + ${step.by}` });
+        const sum = sql`COALESCE(${sql.ref(field)}, 0) + ${step.by}`;
+        let q = d.db.updateTable(e.logicalName).set({ [field]: step.round === undefined ? sum : sql`ROUND(${sum}, ${sql.lit(step.round)})` });
         if (vf && d.kind === 'sqlite') q = q.set({ [vf]: sql`${sql.ref(vf)} + 1` });
         q = q.where(sql.ref(primaryKeyOf(e)) as any, '=', step.id);
         return d.kind === 'mssql' ? q.output(sql.ref(`inserted.${field}`).as('value') as any) : q.returning(sql.ref(field).as('value') as any);

@@ -6,6 +6,9 @@ import { planLineItemSave, type LineItemDraft } from '../money/line-items.js';
 import { routeTotals, type Leg } from '../travel/route.js';
 import { systemCaller, type RecordStore, type WriteItem } from '../ports/record-store.js';
 import { MAX_BATCH_SIZE } from '../query/validate-query.js';
+import { demoReportTemplates } from '../templates/demo-templates.js';
+import { AUTO_NUMBER_ENTITY } from '../store/auto-number.js';
+import { demoAutoNumbers, lineItemParents } from './demo-auto-numbers.js';
 import {
   BUDGET_LINE_TYPES,
   CATALOGUE,
@@ -666,6 +669,8 @@ const KNOWN: ReadonlyArray<readonly [string, (ctx: Context) => EntityRecord[] | 
   ['route_route', travelReports],
   ['fi_family', familyBudget],
   ['fi_community', communities],
+  // Issue 20: the invoice and travel report templates of the Print/Generate command.
+  ['report_template', (ctx) => demoReportTemplates(() => ctx.r.uuid())],
 ];
 
 /** A record of an entity the demo does not know (a pack added later): a name and plain values, no contradictions to keep. */
@@ -781,6 +786,8 @@ export const generateDemoRecords = async (
   const written = new Set<string>();
   const later: WriteItem[] = [];
   const counts: Record<string, number> = {};
+  // A line-item parent's total is its lines' sum: the store's rule adds each line as it is written.
+  const sums = lineItemParents(entities);
   const run = async (what: string, items: WriteItem[]) => {
     for (let i = 0; i < items.length; i += MAX_BATCH_SIZE) {
       const result = await store.executeMultiple(caller, items.slice(i, i + MAX_BATCH_SIZE), { atomic: true });
@@ -798,6 +805,7 @@ export const generateDemoRecords = async (
         if (target !== undefined && demoIds.has(target) && !written.has(target)) deferred[k] = v;
         else object[k] = v;
       }
+      if (sums.has(entity)) object[sums.get(entity)!] = 0;
       if (Object.keys(deferred).length > 0) later.push({ operation: 'update', name: entity, object: { id: rec.id, ...deferred } });
       return { operation: 'create', name: entity, object };
     });
@@ -806,5 +814,12 @@ export const generateDemoRecords = async (
     counts[entity] = records.length;
   }
   if (later.length > 0) await run('references', later);
+  // Auto numbers go on from the demo's numbers (where the organization has the system entity).
+  const numbering = demoAutoNumbers(entities, set);
+  const known = await store.retrieveMultiple(caller, { entity: { name: AUTO_NUMBER_ENTITY, attributes: [{ attribute: 'objectname' }] }, pageSize: 1 });
+  if (numbering.length > 0 && !isLeft(known)) {
+    await run(AUTO_NUMBER_ENTITY, numbering.map((object): WriteItem => ({ operation: 'create', name: AUTO_NUMBER_ENTITY, object })));
+    counts[AUTO_NUMBER_ENTITY] = numbering.length;
+  }
   return counts;
 };

@@ -2,6 +2,7 @@ import { isLeft, left, right, type Either } from 'fp-ts/lib/Either.js';
 import { inputError, type DomainError } from '../errors.js';
 import { primaryKeyOf, type Entity, type EntityRecord } from '../metadata/entity.js';
 import { FIELD_TYPES } from '../metadata/field-types.js';
+import { roundDecimal } from '../money/decimal.js';
 import type { Caller } from '../permissions/types.js';
 import type { ChangeFeed, Change } from '../ports/change-feed.js';
 import type { Clock } from '../ports/clock.js';
@@ -120,7 +121,8 @@ export class InMemoryRecordStore implements RecordStore {
         const r = t.get(s.id);
         if (!r) return null;
         const vf = versionField(s.entity);
-        const value = Number(r[s.field] ?? 0) + s.by;
+        const sum = Number(r[s.field] ?? 0) + s.by;
+        const value = s.round === undefined ? sum : roundDecimal(sum, s.round);
         t.set(s.id, { ...r, [s.field]: value, ...(vf ? { [vf]: Number(r[vf] ?? 0) + 1 } : {}) });
         undo.push(() => t.set(s.id, r));
         return value;

@@ -49,11 +49,12 @@ export type StoreStep =
    */
   | { kind: 'select'; entity: Entity; where: StepWhere; orderBy?: string; limit?: number }
   /**
-   * One statement: adds `by` to the number field `field` of row `id` (empty counts as 0) and
-   * increases its versionnumber; answers the new value, or null when no row has that id. The row
-   * stays locked to other writers until the transaction ends (auto numbers: no duplicates, no gaps).
+   * One statement: adds `by` to the number field `field` of row `id` (empty counts as 0; the sum
+   * rounded to `round` decimals when given) and increases its versionnumber; answers the new
+   * value, or null when no row has that id. The row stays locked to other writers until the
+   * transaction ends (auto numbers: no duplicates, no gaps; a parent's total: no lost update).
    */
-  | { kind: 'increment'; entity: Entity; id: string; field: string; by: number };
+  | { kind: 'increment'; entity: Entity; id: string; field: string; by: number; round?: number };
 
 /** A step's value to compare: a lookup field compares its id; null matches an empty field. */
 export type StepValue = string | number | boolean | null;
@@ -76,8 +77,8 @@ export function* selectRows(entity: Entity, where: StepWhere, options: { orderBy
   return (yield { kind: 'select', entity, where, ...options }) as StoredRecord[];
 }
 /** Adds `by` to a number field of one row and answers its new value, null when there is no such row. */
-export function* incremented(entity: Entity, id: string, field: string, by = 1): Steps<number | null> {
-  return (yield { kind: 'increment', entity, id, field, by }) as number | null;
+export function* incremented(entity: Entity, id: string, field: string, by = 1, round?: number): Steps<number | null> {
+  return (yield { kind: 'increment', entity, id, field, by, ...(round === undefined ? {} : { round }) }) as number | null;
 }
 /** A conditional update of one row's `changes` where its fields equal `where`; answers the rows changed. */
 export function* updatedWhere(entity: Entity, id: string, changes: StoredRecord, where: StepWhere): Steps<number> {
@@ -111,6 +112,11 @@ export type WriteRule = {
   readonly name: string;
   /** A create's record before its insert: may fill fields the caller left empty, or refuse the write. */
   beforeInsert?: (ctx: WriteContext, caller: Caller, entity: Entity, record: StoredRecord) => Steps<Either<DomainError, StoredRecord>>;
+  /**
+   * An update's changes before they are written (`current` is the stored row): may add derived
+   * fields, each only where it differs from `current` (a line item's amounts), or refuse the write.
+   */
+  beforeUpdate?: (ctx: WriteContext, caller: Caller, entity: Entity, current: StoredRecord, changes: StoredRecord) => Steps<Either<DomainError, StoredRecord>>;
   /** After the row is written: derived writes or an outbox row; a Left rolls the write back. */
   afterWrite?: (ctx: WriteContext, caller: Caller, written: WrittenRecord) => Steps<Either<DomainError, null>>;
 };
@@ -124,6 +130,17 @@ function* rulesBeforeInsert(ctx: WriteContext, caller: Caller, entity: Entity, r
     r = next.right;
   }
   return right(r);
+}
+
+function* rulesBeforeUpdate(ctx: WriteContext, caller: Caller, entity: Entity, current: StoredRecord, changes: StoredRecord): Steps<Either<DomainError, StoredRecord>> {
+  let c = changes;
+  for (const rule of ctx.rules ?? []) {
+    if (!rule.beforeUpdate) continue;
+    const next = yield* rule.beforeUpdate(ctx, caller, entity, current, c);
+    if (isLeft(next)) return next;
+    c = next.right;
+  }
+  return right(c);
 }
 
 function* rulesAfterWrite(ctx: WriteContext, caller: Caller, written: WrittenRecord): Steps<Either<DomainError, null>> {
@@ -263,13 +280,16 @@ export function* updateRecord(ctx: WriteContext, caller: Caller, entity: string,
     }
     return right({ id, change: null });
   }
-  const n = yield* count({ kind: 'update', entity: e, id, changes: changes.right, version });
+  const ruledChanges = yield* rulesBeforeUpdate(ctx, caller, e, current, changes.right);
+  if (isLeft(ruledChanges)) return ruledChanges;
+  const written = ruledChanges.right;
+  const n = yield* count({ kind: 'update', entity: e, id, changes: written, version });
   if (n === 0) return left(yield* conflict(ctx, caller, yield* get(e, id), e));
-  const ruled = yield* rulesAfterWrite(ctx, caller, { entity: e, id, operation: 'update', before: current, after: { ...current, ...changes.right } });
+  const ruled = yield* rulesAfterWrite(ctx, caller, { entity: e, id, operation: 'update', before: current, after: { ...current, ...written } });
   if (isLeft(ruled)) return ruled;
   // The stored record was read for the version check: the old values cost no further read.
-  const name = 'name' in changes.right ? changes.right.name : current.name;
-  yield* audited(ctx, caller, now, { entity: e, id, operation: AUDIT_UPDATE, name, body: auditChanges(e, current, changes.right) });
+  const name = 'name' in written ? written.name : current.name;
+  yield* audited(ctx, caller, now, { entity: e, id, operation: AUDIT_UPDATE, name, body: auditChanges(e, current, written) });
   return right({ id, change: change(ctx, entity, id, 'update') });
 }
 
