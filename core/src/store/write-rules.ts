@@ -1,6 +1,7 @@
 import { autoNumberRule } from './auto-number.js';
 import { lineItemTotalsRule } from './line-item-totals.js';
 import type { WriteRule } from './record-writes.js';
+import { triggerOutboxRule } from './trigger-outbox.js';
 
 /**
  * The rules every store runs inside each write's transaction (see `WriteRule` in
@@ -12,4 +13,6 @@ export const WRITE_RULES: readonly WriteRule[] = [
   // before the line-item rule: a numbered line's number is in place before its amounts
   autoNumberRule,
   lineItemTotalsRule,
+  // last: a trigger's condition sees the record as the other rules left it
+  triggerOutboxRule,
 ];
