@@ -7,6 +7,7 @@ import type { Writable } from 'node:stream';
 import {
   AppErrorLog,
   type Clock,
+  type DocumentRenderer,
   type ExportWriter,
   type Geocoder,
   type ImportFiles,
@@ -29,6 +30,7 @@ import { whatsNextRoutes } from './routes/whats-next-routes.js';
 import { importExportRoutes } from './routes/import-export-routes.js';
 import { graphRoutes, type GraphRouteDeps } from './routes/graph-routes.js';
 import { geocodeRoutes } from './routes/geocode-routes.js';
+import { documentRoutes } from './routes/document-routes.js';
 import { providerRoutes, type ProviderRouteDeps } from './routes/provider-routes.js';
 import { organizationRoutes, type OrganizationFactory } from './routes/organization-routes.js';
 import { signInRoutes } from './routes/sign-in-routes.js';
@@ -85,6 +87,8 @@ export type HttpDeps = {
   importFiles: ImportFiles;
   /** The files of /api/export, streamed to the response. */
   exports: ExportWriter<Writable>;
+  /** POST /api/document (issue 20): draws report documents as PDF or Word; without it that call answers 404. */
+  documents?: DocumentRenderer;
 };
 
 /**
@@ -138,6 +142,7 @@ export const createApp = (deps: HttpDeps): express.Express => {
   api.use(whatsNextRoutes(deps.clock, guard));
   if (deps.graph) api.use(graphRoutes(deps.graph, guard));
   if (deps.geocoder) api.use(geocodeRoutes(deps.geocoder, guard));
+  if (deps.documents) api.use(documentRoutes(deps.documents, guard));
   api.use(importExportRoutes({ guard, sessions: deps.sessions, files: deps.importFiles, exports: deps.exports, clock: deps.clock, logger: deps.logger, exportsPerUser: deps.config.exportsPerUser }));
   api.use((req, res) => sendText(res, 404, `ERR_NOT_FOUND: no call ${req.method} /api${req.path}`));
   app.use('/api', api);

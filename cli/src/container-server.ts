@@ -11,6 +11,7 @@ import {
   directionsConfigFromEnv,
   GoogleDirectionsService,
   NominatimGeocoder,
+  ReportDocumentRenderer,
   nominatimConfigFromEnv,
   graphTokenConfigFromEnv,
   OidcIdentityProvider,
@@ -93,6 +94,7 @@ const httpAppModule = (options: ServerOptions, env: Record<string, string | unde
       (signIn, sessions, directory, tenants, organizations, puzzles, importFiles, exports, clock, logger, providers, graph, publicLimits, geocoder) =>
         createApp({
           geocoder,
+          documents: new ReportDocumentRenderer(),
           publicLimits,
           signIn,
           sessions,

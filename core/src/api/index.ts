@@ -11,3 +11,4 @@ export * from './geocode.js';
 export * from './files.js';
 export * from './whats-next.js';
 export * from './routes.js';
+export * from './documents.js';

@@ -3,6 +3,7 @@ import { UserContext } from '../metadata/user-context.js';
 import { AccessTokenAnswer, DistanceAnswer, DistanceRequest } from './cloud.js';
 import { call, type CallContract } from './contract.js';
 import { GeocodeAnswer, GeocodeRequest } from './geocode.js';
+import { DocumentRequestBody } from './documents.js';
 import { ExportFileQuery, ExportJobAnswer, ExportJobQuery, ExportLinkAnswer, ExportLinkRequest, ExportRequestBody, FileAnswer, ImportCommitRequest, ImportOutcomeAnswer, ImportPreviewAnswer, ImportTemplateQuery, ImportUploadQuery } from './files.js';
 import { ExecuteMultipleAnswer, ExecuteMultipleRequest, FetchAnswer, FetchRequestBody, WriteItemCodec } from './records.js';
 import { AppErrorReport, EndSessionQuery, SessionList, StreamQuery, StreamTokenAnswer, UserContextQuery } from './sessions.js';
@@ -65,6 +66,7 @@ export const API = {
   exportDownload: call({ method: 'GET', path: '/api/export/download', input: 'query', session: true, request: ExportJobQuery, answer: FileAnswer, answerKind: 'file', what: 'export job query', summary: "a ready export job's file (`?id=`)" }),
   exportLink: call({ method: 'POST', path: '/api/export/link', input: 'json', session: true, request: ExportLinkRequest, answer: ExportLinkAnswer, answerKind: 'json', what: 'export link body', summary: 'a one-time download address `{ url, fileName, expires }` for an export or a ready job (`{ job }`)' }),
   exportFile: call({ method: 'GET', path: '/api/export/file', input: 'query', session: false, request: ExportFileQuery, answer: FileAnswer, answerKind: 'file', what: 'export file query', summary: 'the file of a download link (`?ticket=`, once; the ticket stands for the session)' }),
+  document: call({ method: 'POST', path: '/api/document', input: 'json', session: true, request: DocumentRequestBody, answer: FileAnswer, answerKind: 'file', what: 'document request', summary: 'the PDF or Word document of a record from a report template (`{ entity, id, template | textTemplate | body, format? }`; issue 20)' }),
   providerSignIn: call({ method: 'GET', path: '/auth/{provider}/{organization}', input: 'query', session: false, request: ProviderStartQuery, answer: NoInput, answerKind: 'redirect', what: 'sign-in query', summary: 'starts a provider sign-in (302 to the provider)' }),
   providerSignUp: call({ method: 'GET', path: '/auth/{provider}/signup/{organization}', input: 'query', session: false, request: ProviderSignUpQuery, answer: NoInput, answerKind: 'redirect', what: 'sign-up query', summary: 'starts a provider sign-up (302 to the provider)' }),
   providerCallbackGet: call({ method: 'GET', path: '/auth/callback/{provider}', input: 'query', session: false, request: ProviderCallback, answer: NoInput, answerKind: 'redirect', what: 'callback', summary: 'the provider\'s answer; 303 to the client with the token in the fragment' }),

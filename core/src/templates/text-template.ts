@@ -13,13 +13,13 @@ export const MAX_TEMPLATE_DEPTH = 16;
 /** Largest text one evaluation writes: a template cannot make the server build gigabytes. */
 export const MAX_OUTPUT_CHARS = 5_000_000;
 
-export const FILTERS = ['money', 'number', 'date', 'datetime', 'upper', 'lower', 'sum', 'count', 'default'] as const;
-export type FilterName = (typeof FILTERS)[number];
-export type Filter = { readonly name: FilterName; readonly arg?: string };
+export const TEMPLATE_FILTERS = ['money', 'number', 'date', 'datetime', 'upper', 'lower', 'sum', 'count', 'default'] as const;
+export type TemplateFilterName = (typeof TEMPLATE_FILTERS)[number];
+export type TemplateFilter = { readonly name: TemplateFilterName; readonly arg?: string };
 
 export type TemplateNode =
   | { readonly kind: 'text'; readonly text: string }
-  | { readonly kind: 'field'; readonly path: readonly string[]; readonly filters: readonly Filter[] }
+  | { readonly kind: 'field'; readonly path: readonly string[]; readonly filters: readonly TemplateFilter[] }
   | { readonly kind: 'if'; readonly path: readonly string[]; readonly negate: boolean; readonly then: readonly TemplateNode[]; readonly otherwise: readonly TemplateNode[] }
   | { readonly kind: 'each'; readonly path: readonly string[]; readonly body: readonly TemplateNode[] };
 
@@ -27,7 +27,7 @@ export type TextTemplate = readonly TemplateNode[];
 
 const ESCAPABLE = new Set(['\\', '[', ']', '{', '}']);
 const PATH = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/;
-const FILTER = /^([a-z]+)(?::(.*))?$/;
+const FILTER_SYNTAX = /^([a-z]+)(?::(.*))?$/;
 
 /** Source text that renders to exactly `text` (the escaping round-trip of the fast-check property). */
 export const escapeTemplateText = (text: string): string => text.replace(/[\\[\]{}]/g, (c) => `\\${c}`);
@@ -41,15 +41,15 @@ const target = (o: Open): TemplateNode[] => (o.kind === 'root' ? o.nodes : o.kin
 
 const parsePath = (s: string): string[] | null => (PATH.test(s) ? s.split('.') : null);
 
-const parsePlaceholder = (inner: string): { path: string[]; filters: Filter[] } | null => {
+const parsePlaceholder = (inner: string): { path: string[]; filters: TemplateFilter[] } | null => {
   const [head, ...rest] = inner.split('|').map((x) => x.trim());
   const path = parsePath(head);
   if (!path) return null;
-  const filters: Filter[] = [];
+  const filters: TemplateFilter[] = [];
   for (const f of rest) {
-    const m = FILTER.exec(f);
-    if (!m || !(FILTERS as readonly string[]).includes(m[1])) return null;
-    filters.push({ name: m[1] as FilterName, ...(m[2] !== undefined ? { arg: m[2].trim() } : {}) });
+    const m = FILTER_SYNTAX.exec(f);
+    if (!m || !(TEMPLATE_FILTERS as readonly string[]).includes(m[1])) return null;
+    filters.push({ name: m[1] as TemplateFilterName, ...(m[2] !== undefined ? { arg: m[2].trim() } : {}) });
   }
   return { path, filters };
 };
@@ -129,6 +129,10 @@ export const parseTextTemplate = (source: string): Either<TemplateError, TextTem
 export type TextFormat = { readonly locale: string; readonly currencySymbol: string };
 export const DEFAULT_TEXT_FORMAT: TextFormat = { locale: 'sk-SK', currencySymbol: '€' };
 
+/** The number and date formats of the catalogue's languages; Slovak when none is given. */
+const LOCALES: Readonly<Record<string, string>> = { sk: 'sk-SK', cz: 'cs-CZ', de: 'de-DE', en: 'en-GB' };
+export const textFormatFor = (language?: string): TextFormat => ({ ...DEFAULT_TEXT_FORMAT, locale: (language && LOCALES[language]) || DEFAULT_TEXT_FORMAT.locale });
+
 /** The values a template reads: the innermost scope first (an [each] item), then its parents. */
 export type Scope = readonly unknown[];
 
@@ -183,7 +187,7 @@ export const plainText = (v: unknown): string => {
   return '';
 };
 
-const applyFilter = (v: unknown, f: Filter, fmt: TextFormat): unknown => {
+const applyFilter = (v: unknown, f: TemplateFilter, fmt: TextFormat): unknown => {
   switch (f.name) {
     case 'sum': {
       const list = asList(v);
@@ -222,7 +226,7 @@ const applyFilter = (v: unknown, f: Filter, fmt: TextFormat): unknown => {
 };
 
 /** One placeholder's text: its value through its filters, left to right. */
-export const fieldText = (scope: Scope, path: readonly string[], filters: readonly Filter[], fmt: TextFormat = DEFAULT_TEXT_FORMAT): string =>
+export const fieldText = (scope: Scope, path: readonly string[], filters: readonly TemplateFilter[], fmt: TextFormat = DEFAULT_TEXT_FORMAT): string =>
   plainText(filters.reduce<unknown>((v, f) => applyFilter(v, f, fmt), resolvePath(scope, path)));
 
 const truthy = (v: unknown): boolean =>

@@ -43,6 +43,7 @@ describe('issue 12 point 4: every call decodes its input with the route table\'s
       ['geocode', { lat: 91, lon: 17 }, 'lat: expected latitude (-90 to 90), got 91'],
       ['whatsnext', { page: 0 }, 'ERR_INPUT: Invalid whatsnext request: page: expected page number (1 to 100000), got 0'],
       ['whatsnext', { owner: 'me' }, 'ERR_INPUT: Invalid whatsnext request: owner: expected Guid, got "me"'],
+      ['document', { entity: 'invoice', id: 'x', template: 'y' }, 'ERR_INPUT: Invalid document request: id: expected Guid, got "x"'],
     ];
     for (const [path, body, text] of cases) {
       const r = await admin.post(path, body);
