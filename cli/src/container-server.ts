@@ -19,6 +19,7 @@ import {
 } from '@tessera/adapters-graph';
 import { buildContainer, closeContainer, CliTokens, repositoryRoot, type HostConfig, type HostOverrides } from './container.js';
 import { constant, provide, resolve } from './di.js';
+import { startTriggers, triggersModule } from './trigger-runner.js';
 
 export const ServerTokens = {
   HttpApp: token<Express>('cli.HttpApp'),
@@ -128,7 +129,7 @@ const httpAppModule = (options: ServerOptions, env: Record<string, string | unde
 export const buildServerContainer = async (options: ServerOptions, overrides: HostOverrides = {}): Promise<Container> => {
   const c = await buildContainer(options, overrides);
   const env = options.env ?? process.env;
-  c.loadSync(outboundServicesModule(env), httpAppModule(options, env));
+  c.loadSync(outboundServicesModule(env), httpAppModule(options, env), triggersModule(env));
   return c;
 };
 
@@ -145,6 +146,8 @@ export const startServer = async (options: ServerOptions, overrides: HostOverrid
     throw e;
   });
   const port = (server.address() as AddressInfo).port;
+  // Trigger runs (issue 16): queued runs of every organization, resumed after a restart.
+  const stopTriggers = startTriggers(container);
   const sockets = new Set<import('node:net').Socket>();
   server.on('connection', (s) => {
     sockets.add(s);
@@ -161,6 +164,7 @@ export const startServer = async (options: ServerOptions, overrides: HostOverrid
         // Open streams and keep-alive connections would hold close() forever.
         for (const s of sockets) s.destroy();
       });
+      await stopTriggers();
       await closeContainer(container);
     },
   };
