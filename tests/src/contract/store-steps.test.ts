@@ -138,6 +138,19 @@ describe.each(STORES)('write-rule steps: $name', (factory) => {
     expect(isLeft(stale) && stale.left.code).toBe('ERR_8001');
   });
 
+  it('increment with round keeps money exact: 0.1 + 0.2 is 0.3 on every store', async () => {
+    await seed();
+    const account = entity('account');
+    const r = ok(
+      await inWrite(s, function* () {
+        yield* incremented(account, A(1), 'revenue', 0.1, 2);
+        return right(yield* incremented(account, A(1), 'revenue', 0.2, 2));
+      }),
+    );
+    expect(r).toBe(0.3);
+    expect(ok(await s.store.retrieveById(sys, 'account', A(1))).revenue).toBe(0.3);
+  });
+
   it('a write whose rule fails rolls back what its steps did (increment and conditional update)', async () => {
     await seed();
     const account = entity('account');
@@ -191,6 +204,7 @@ describe.each(STORES)('write-rule steps: $name', (factory) => {
       await inWrite(s, function* () {
         yield* selectRows(account, { active: true, description: null, primarycontactid: C1 }, { orderBy: 'name', limit: 2 });
         yield* incremented(account, A(1), 'employees');
+        yield* incremented(account, A(1), 'revenue', 0.5, 2);
         yield* updatedWhere(account, A(2), { description: 'x' }, { description: 'second' });
         return right(null);
       }),
