@@ -41,6 +41,8 @@ describe('issue 12 point 4: every call decodes its input with the route table\'s
       ['export/link', { job: 5 }, 'ERR_INPUT: Invalid export link body: query: expected { entity: EntityQuery }, got undefined; query: expected Partial<{ page: number, pageSize: number, count: boolean, orders: Array<Order> }>, got undefined; job: expected string, got 5'],
       ['distance', { url: 5 }, 'ERR_INPUT: Invalid distance body: url: expected string, got 5'],
       ['geocode', { lat: 91, lon: 17 }, 'lat: expected latitude (-90 to 90), got 91'],
+      ['surveytarget', { id: 'x' }, 'ERR_INPUT: Invalid survey save to target: id: expected Guid, got "x"'],
+      ['surveytarget', { id: '00000000-0000-4000-8000-000000000001', answers: [] }, 'answers: expected object, got []'],
       ['whatsnext', { page: 0 }, 'ERR_INPUT: Invalid whatsnext request: page: expected page number (1 to 100000), got 0'],
       ['whatsnext', { owner: 'me' }, 'ERR_INPUT: Invalid whatsnext request: owner: expected Guid, got "me"'],
       ['document', { entity: 'invoice', id: 'x', template: 'y' }, 'ERR_INPUT: Invalid document request: id: expected Guid, got "x"'],
