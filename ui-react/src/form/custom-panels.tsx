@@ -17,6 +17,8 @@ export const CUSTOM_PANELS: Readonly<Record<string, LazyExoticComponent<Componen
   lineitems: lazy(() => import('../lineitems/line-items-panel.js')),
   familybudget: lazy(() => import('../budget/family-budget-panel.js')),
   communitychart: lazy(() => import('../community/community-chart-panel.js')),
+  journey: lazy(() => import('../travel/journey-panel.js')),
+  journeydietary: lazy(() => import('../travel/journey-dietary-panel.js')),
   surveydesign: lazy(() => import('../surveys/survey-design-panel.js')),
   surveyresponse: lazy(() => import('../surveys/survey-response-panel.js')),
 };
