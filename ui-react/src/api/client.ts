@@ -4,6 +4,7 @@ import {
   describeErrors,
   SignInFailureAnswer,
   type CallContract,
+  type DocumentRequestBody,
   type ChangeEvent as ChangeEventShape,
   type EntityRecord,
   type ExportJobAnswer,
@@ -242,6 +243,16 @@ export class ApiClient {
 
   exportJob(id: string): Promise<ExportJobAnswer> {
     return this.call(API.exportJob, undefined, `${API.exportJob.path}?id=${encodeURIComponent(id)}`);
+  }
+
+  /** POST /api/document (issue 20): a record's document (PDF or Word) as a file and its name; an error answer throws ServerError. */
+  async document(body: DocumentRequestBody, signal?: AbortSignal): Promise<{ blob: Blob; fileName: string }> {
+    const res = await this.send(API.document.path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body), signal });
+    if (!res.ok) throw new ServerError(res.status, res.statusText, await res.text());
+    const disposition = res.headers.get('Content-Disposition') ?? '';
+    const utf8 = /filename\*=UTF-8''([^;]+)/i.exec(disposition);
+    const plain = /filename="([^"]*)"/i.exec(disposition);
+    return { blob: await res.blob(), fileName: utf8 ? decodeURIComponent(utf8[1]) : (plain?.[1] ?? `document.${body.format ?? 'pdf'}`) };
   }
 
   formPuzzle(): Promise<Puzzle> {
