@@ -3,7 +3,8 @@ import { hasFlag, isLinkEntity, type Entity, type EntityRecord, type FieldValue,
 import { EURO } from '../metadata/currency.js';
 import { fieldTemplateOf } from '../metadata/field-template.js';
 import { planLineItemSave, type LineItemDraft } from '../money/line-items.js';
-import { routeTotals, type Leg } from '../travel/route.js';
+import { dietDays, routeTotals, type Leg } from '../travel/route.js';
+import { MEAL_LUNCH } from '../travel/meal-allowance.js';
 import { systemCaller, type RecordStore, type WriteItem } from '../ports/record-store.js';
 import { MAX_BATCH_SIZE } from '../query/validate-query.js';
 import { demoReportTemplates } from '../templates/demo-templates.js';
@@ -521,12 +522,16 @@ const travelReports = (ctx: Context): EntityRecord[] => {
       { id: r.uuid(), startdate: t7, enddate: t15, masstransit: 'no', distance: km, travel_cost: fuel, food_cost: r.int(8, 15), ...there },
       { id: r.uuid(), startdate: t15, enddate: t18, masstransit: 'no', distance: km, travel_cost: fuel, ...home },
     ];
+    // The meal allowance days, lunch provided on every other trip (the customer's canteen).
+    const days = dietDays(legs, 'Europe/Bratislava');
+    const diet = dietDays(legs, 'Europe/Bratislava', days.map((d) => ({ ...d, meals: i % 2 === 0 ? MEAL_LUNCH : 0 })));
     const totals = routeTotals(legs);
     return {
       id: r.uuid(),
       name: `Trip to ${to.name}`,
       report_date: isoDay(day),
       legs_json: JSON.stringify(legs),
+      diet_json: JSON.stringify(diet),
       name_locations: totals.name_locations,
       total_distance: totals.total_distance,
       total_expense: totals.total_expense,
