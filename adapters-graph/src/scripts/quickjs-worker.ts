@@ -6,7 +6,7 @@
  */
 import { parentPort } from 'node:worker_threads';
 import { getQuickJS, type QuickJSContext, type QuickJSDeferredPromise, type QuickJSHandle, type QuickJSRuntime } from 'quickjs-emscripten';
-import { scriptFailure, type ScriptJson, type ScriptLimits, type ScriptOutcome } from '@tessera/core/internal';
+import { scriptFailure, type ScriptJson, type ScriptOutcome } from '@tessera/core/internal';
 import { HOST_FUNCTIONS, type FromScriptThread, type ToScriptThread } from './quickjs-messages.js';
 
 const port = parentPort;

@@ -7,7 +7,7 @@ import { MAX_NESTING_DEPTH, nestsDeeperThan } from '../nesting-depth.js';
 import type { Clock } from '../ports/clock.js';
 import { SYSTEM_USER_ID, systemCaller, type RecordStore, type WriteItem } from '../ports/record-store.js';
 import type { ScriptCallAnswer, ScriptHost, ScriptJson, ScriptLimits, ScriptOutcome, ScriptSandbox } from '../ports/script-sandbox.js';
-import { RUN_STATUS, TRIGGER_ENTITY, TRIGGER_RUN_ENTITY, type TriggerCaller } from '../store/trigger-outbox.js';
+import { hasRunLog, RUN_STATUS, TRIGGER_ENTITY, TRIGGER_RUN_ENTITY, type TriggerCaller } from '../store/trigger-outbox.js';
 import { loadCaller } from './caller.js';
 
 /**
@@ -191,7 +191,7 @@ const finishRun = async (deps: TriggerRunDeps, config: TriggerRunConfig, row: Ru
  */
 export const runDueTriggers = async (deps: TriggerRunDeps): Promise<Either<DomainError, PassReport>> => {
   const config: TriggerRunConfig = { ...DEFAULT_TRIGGER_RUN_CONFIG, ...deps.config };
-  if (!deps.entities().some((e) => e.logicalName === TRIGGER_RUN_ENTITY)) return right({ succeeded: 0, retried: 0, failed: 0 });
+  if (!hasRunLog(deps.entities())) return right({ succeeded: 0, retried: 0, failed: 0 });
   const due = await dueRuns(deps, config, deps.clock.now());
   if (isLeft(due)) return due;
   const report: PassReport = { succeeded: 0, retried: 0, failed: 0 };
@@ -210,7 +210,7 @@ export const runDueTriggers = async (deps: TriggerRunDeps): Promise<Either<Domai
  * the one runner of its organizations (the default server); answers how many.
  */
 export const resumeRunning = async (deps: Pick<TriggerRunDeps, 'store' | 'clock' | 'entities'>): Promise<Either<DomainError, number>> => {
-  if (!deps.entities().some((e) => e.logicalName === TRIGGER_RUN_ENTITY)) return right(0);
+  if (!hasRunLog(deps.entities())) return right(0);
   const sys = systemCaller();
   const running = await deps.store.retrieveMultiple(sys, {
     entity: { name: TRIGGER_RUN_ENTITY, attributes: [{ attribute: 'id' }, { attribute: 'versionnumber' }], filter: { conditions: [{ attribute: 'status', operator: 'eq', value: RUN_STATUS.running }] } },

@@ -32,6 +32,20 @@ export const RUN_STATUS = { queued: 1, running: 2, succeeded: 3, failed: 4 } as 
  */
 export const MAX_TRIGGER_DEPTH = 3;
 
+/**
+ * Whether the organization's metadata has the run log of this version (an organization made
+ * before triggers ran has an inu_asyncaction without these fields: it has no runs to do).
+ */
+const RUN_FIELDS = ['status', 'attempts', 'nextattempt', 'started', 'finished', 'error', 'depth'];
+const runLogs = new WeakMap<Entity, boolean>();
+export const hasRunLog = (entities: readonly Entity[]): boolean => {
+  const log = entities.find((e) => e.logicalName === TRIGGER_RUN_ENTITY);
+  if (log === undefined) return false;
+  let known = runLogs.get(log);
+  if (known === undefined) runLogs.set(log, (known = RUN_FIELDS.every((f) => log.properties.some((p) => p.logicalName === f))));
+  return known;
+};
+
 /** The caller of a trigger run's writes: the trigger's owner, marked with the run's depth. */
 export type TriggerCaller = Caller & { readonly triggerDepth: number };
 
@@ -142,7 +156,7 @@ const runRow = (ctx: WriteContext, runs: Entity, trigger: StoredRecord, written:
 function* queueRuns(ctx: WriteContext, caller: Caller, written: WrittenRecord): Steps<Either<DomainError, null>> {
   const triggers = ctx.lookup(TRIGGER_ENTITY);
   const runs = ctx.lookup(TRIGGER_RUN_ENTITY);
-  if (!triggers || !runs) return right(null);
+  if (!triggers || !runs || !hasRunLog([runs])) return right(null);
   const depth = triggerDepthOf(caller);
   if (depth >= MAX_TRIGGER_DEPTH) return right(null);
   const candidates = yield* selectRows(triggers, { objectname: written.entity.logicalName });
