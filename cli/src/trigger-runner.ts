@@ -48,7 +48,9 @@ export const triggerSettingsFromEnv = (env: Record<string, string | undefined>):
   if (attempts !== undefined) config.maxAttempts = attempts;
   if (backoff !== undefined) config.backoffMs = backoff;
   if (lease !== undefined) config.leaseMs = lease;
-  return { pollMs: n(env.TESSERA_TRIGGER_POLL_MS) ?? 1_000, config, threads: n(env.TESSERA_TRIGGER_THREADS), limits };
+  const threads = n(env.TESSERA_TRIGGER_THREADS);
+  if (threads !== undefined) config.concurrency = threads;
+  return { pollMs: n(env.TESSERA_TRIGGER_POLL_MS) ?? 1_000, config, threads, limits };
 };
 
 type Watched = { tenant: Tenant; unsubscribe: () => void; running: Promise<void> | null; again: boolean };

@@ -31,11 +31,13 @@ export type TriggerRunConfig = {
   leaseMs: number;
   /** Runs claimed per pass (default 20). */
   batch: number;
+  /** Runs of a pass going at once, of different records (default 2: the sandbox's threads). */
+  concurrency: number;
   /** The sandbox's limits of one run (default the port's: 5 s, 32 MiB). */
   limits?: Partial<ScriptLimits>;
 };
 
-export const DEFAULT_TRIGGER_RUN_CONFIG: TriggerRunConfig = { maxAttempts: 3, backoffMs: 2_000, leaseMs: 60_000, batch: 20 };
+export const DEFAULT_TRIGGER_RUN_CONFIG: TriggerRunConfig = { maxAttempts: 3, backoffMs: 2_000, leaseMs: 60_000, batch: 20, concurrency: 2 };
 
 export type TriggerRunDeps = {
   /** The organization's records. */
@@ -186,8 +188,9 @@ const finishRun = async (deps: TriggerRunDeps, config: TriggerRunConfig, row: Ru
 };
 
 /**
- * One pass over an organization's due runs: claims each, runs it, records the end. Runs one after
- * another (the sandbox's threads are shared by every organization of the host); answers what it did.
+ * One pass over an organization's due runs: claims each, runs it, records the end; `concurrency`
+ * records at a time (the sandbox's threads are shared by every organization of the host, which
+ * queue there); answers what it did.
  */
 export const runDueTriggers = async (deps: TriggerRunDeps): Promise<Either<DomainError, PassReport>> => {
   const config: TriggerRunConfig = { ...DEFAULT_TRIGGER_RUN_CONFIG, ...deps.config };
@@ -195,12 +198,24 @@ export const runDueTriggers = async (deps: TriggerRunDeps): Promise<Either<Domai
   const due = await dueRuns(deps, config, deps.clock.now());
   if (isLeft(due)) return due;
   const report: PassReport = { succeeded: 0, retried: 0, failed: 0 };
+  // The runs of one record stay in order (its create's run before its update's); records run side by side.
+  const byRecord = new Map<string, RunRow[]>();
   for (const row of due.right) {
-    const claimed = await claim(deps, row, deps.clock.now());
-    if (!claimed) continue;
-    const result = await execute(deps, config, row);
-    report[await finishRun(deps, config, row, claimed.version, result)]++;
+    const key = String(row.objectid);
+    byRecord.set(key, [...(byRecord.get(key) ?? []), row]);
   }
+  const queues = [...byRecord.values()];
+  const lane = async (): Promise<void> => {
+    for (let rows = queues.shift(); rows !== undefined; rows = queues.shift()) {
+      for (const row of rows) {
+        const claimed = await claim(deps, row, deps.clock.now());
+        if (!claimed) continue;
+        const result = await execute(deps, config, row);
+        report[await finishRun(deps, config, row, claimed.version, result)]++;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, config.concurrency) }, lane));
   return right(report);
 };
 
