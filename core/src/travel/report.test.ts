@@ -53,19 +53,19 @@ describe('leg dates in the grid (spec 002 sections 4 and 5)', () => {
     leg('c', '2024-05-06T09:00:00.000Z', '2024-05-06T16:00:00.000Z'),
   ];
 
-  it('a start moved to another day shifts the later legs of that day; the end never stays before the start', () => {
+  it('a start moved to another day shifts the later legs of that day', () => {
     const out = ok(setLegStart(legs, 1, '2024-05-07T07:00:00.000Z', tz));
     expect(out.map((l) => [l.startdate, l.enddate])).toEqual([
       ['2024-05-06T06:00:00.000Z', '2024-05-06T06:00:00.000Z'],
       ['2024-05-07T07:00:00.000Z', '2024-05-07T16:00:00.000Z'],
       ['2024-05-07T09:00:00.000Z', '2024-05-07T16:00:00.000Z'],
     ]);
-    expect(ok(setLegStart(legs, 0, '2024-05-06T07:00:00.000Z', tz))[0].enddate).toBe('2024-05-06T07:00:00.000Z');
+    expect(ok(setLegStart(legs, 0, '2024-05-06T07:00:00.000Z', tz))[0]).toMatchObject({ startdate: '2024-05-06T07:00:00.000Z', enddate: '2024-05-06T06:00:00.000Z' });
     expect(E.isLeft(setLegStart(legs, 1, 'tomorrow', tz))).toBe(true);
   });
 
-  it('an end before the start is refused', () => {
-    expect(E.isLeft(setLegEnd(legs, 1, '2024-05-06T05:00:00.000Z'))).toBe(true);
+  it('an end is set as picked; no date is refused', () => {
+    expect(E.isLeft(setLegEnd(legs, 1, 'soon'))).toBe(true);
     expect(ok(setLegEnd(legs, 1, '2024-05-06T17:00:00.000Z'))[1].enddate).toBe('2024-05-06T17:00:00.000Z');
   });
 
