@@ -56,6 +56,8 @@ const router = createBrowserRouter([
         children: [
           { index: true, element: <AppHome /> },
           { path: 'list/:name', element: <ListRoute /> },
+          // Issue 20: report templates open in their editor with a live preview.
+          { path: 'edit/report_template/:id', element: later(() => import('./documents/template-editor.js'), 'TemplateEditorRoute') },
           { path: 'edit/:name/:id', element: later(() => import('./form/record-form.js'), 'RecordFormRoute') },
           { path: 'edit/:name/:id/:form', element: later(() => import('./form/record-form.js'), 'RecordFormRoute') },
           { path: 'n/:uniqueName', element: <MenuByName /> },

@@ -1,6 +1,6 @@
 import type { RequestHandler, Router } from 'express';
 import { isLeft } from 'fp-ts/lib/Either.js';
-import { API, inputError, prepareDocument, templateInputError, textFormatFor, type DocumentRenderer, type DocumentSource } from '@tessera/core/internal';
+import { API, DOCUMENT_LAYOUT, inputError, prepareDocument, templateInputError, textFormatFor, type DocumentRenderer, type DocumentSource } from '@tessera/core/internal';
 import { sendDomainError, sendText } from '../http-errors.js';
 import { route, routerOf } from '../route.js';
 import { signed } from '../session-guard.js';
@@ -37,8 +37,12 @@ export const documentRoutes = (renderer: DocumentRenderer, guard: RequestHandler
       drawing++;
       perUser.set(user, mine + 1);
       try {
-        const prepared = await prepareDocument({ store: s.tenant.store, entities: s.tenant.entities() }, s.caller, { entity: body.entity, id: body.id, source, format: body.format }, textFormatFor(body.language));
+        const layout = body.format === DOCUMENT_LAYOUT;
+        const format = body.format === DOCUMENT_LAYOUT ? undefined : body.format;
+        const prepared = await prepareDocument({ store: s.tenant.store, entities: s.tenant.entities() }, s.caller, { entity: body.entity, id: body.id, source, format }, textFormatFor(body.language));
         if (isLeft(prepared)) return sendDomainError(res, prepared.left);
+        // The editor's preview: the filled layout model, drawn by the browser (no file is made).
+        if (layout) return void res.status(200).json(prepared.right.model);
         const file = await renderer.render(prepared.right.model, prepared.right.format);
         if (isLeft(file)) return sendDomainError(res, templateInputError(file.left));
         res.status(200).type(CONTENT_TYPE[prepared.right.format]).setHeader('Content-Disposition', attachment(prepared.right.fileName));

@@ -6,7 +6,9 @@ import { Guid } from './guid.js';
 const bounded = (max: number, name: string) =>
   t.refinement(t.string, (s) => s.length <= max, `${name} (at most ${max} characters)`);
 
-const Format = t.keyof(Object.fromEntries(DOCUMENT_FORMATS.map((f) => [f, null])) as Record<DocumentFormat, null>, 'pdf or docx');
+/** A file format, or `layout`: the filled layout model as JSON (the template editor's preview draws it as HTML). */
+export const DOCUMENT_LAYOUT = 'layout';
+const Format = t.keyof({ ...(Object.fromEntries(DOCUMENT_FORMATS.map((f) => [f, null])) as Record<DocumentFormat, null>), [DOCUMENT_LAYOUT]: null } as Record<DocumentFormat | 'layout', null>, 'pdf, docx or layout');
 
 /**
  * POST /api/document (issue 20): the document of one record. Exactly one source: a stored

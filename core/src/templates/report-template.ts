@@ -222,3 +222,26 @@ export const layoutTextDocument = (title: string, source: string, data: Record<s
   if (isLeft(text)) return text;
   return right({ title, page: { size: 'A4', orientation: 'portrait', margins: PDF_DEFAULT_MARGINS }, blocks: [{ kind: 'text', text: text.right, style: BASE_STYLE }] });
 };
+
+/** Every text of a body (title, blocks, cells, columns, totals), for checking them without data. */
+const textsOf = (body: ReportBody): string[] => [
+  ...(body.title === undefined ? [] : [body.title]),
+  ...body.content.flatMap((b) =>
+    b.type === 'text' ? [b.text] : b.type === 'table' ? b.columns.flatMap((c) => [c.text, ...(c.total === undefined ? [] : [c.total])]) : b.type === 'grid' ? b.cells.flat() : [],
+  ),
+];
+
+/**
+ * The template editor's check (issue 20): the body decodes, every text parses and every image it
+ * names exists; the first failure as a template error with the spec's text, else null.
+ */
+export const checkReportBody = (text: string): TemplateError | null => {
+  const body = parseReportBody(text);
+  if (isLeft(body)) return body.left;
+  for (const source of textsOf(body.right)) {
+    const parsed = parseTextTemplate(source);
+    if (isLeft(parsed)) return { ...parsed.left, detail: `${parsed.left.detail ? `${parsed.left.detail} ` : ''}in '${source.slice(0, 80)}'` };
+  }
+  for (const b of body.right.content) if (b.type === 'image' && body.right.images?.[b.image] === undefined) return templateError(E.invalidFormat, -1, `no image named '${b.image}'`);
+  return null;
+};

@@ -2,10 +2,11 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useT } from '../i18n.js';
 import { Icon } from '../ui/icons.js';
 import { SystemUserCommands } from '../admin/system-user-commands.js';
+import { DocumentCommands } from '../documents/document-commands.js';
 import type { RecordFormModel } from './record-form-model.js';
 import { ScriptCommands } from '../scripts/script-ui.js';
 
-/** The form's command bar: Save, Save and Close, Create a copy, Undo delete, Delete, as the model permits. */
+/** The form's command bar: Save, Save and Close, Create a copy, Undo delete, Delete, as the model permits; Print (issue 20) where templates exist. */
 export const CommandBar = ({
   model,
   title,
@@ -54,6 +55,7 @@ export const CommandBar = ({
         </button>
       )}
       <SystemUserCommands model={model} />
+      <DocumentCommands model={model} />
       <ScriptCommands
         entity={model.entity.logicalName}
         commands={model.form.commands}
