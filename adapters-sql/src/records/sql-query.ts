@@ -1,7 +1,10 @@
 import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import {
   DEFAULT_COUNT_CAP,
+  fullTextColumns,
+  fullTextIndexName,
   likePrefix,
+  nameKey,
   lookupTargetColumn,
   parseLikePattern,
   primaryKeyOf,
@@ -105,6 +108,20 @@ export const prefixRange = (prefix: string): { low: string; high: string } | nul
 
 const versionExpr = (kind: SqlDialectKind, e: Expr): Expr => (kind === 'mssql' ? sql`CAST(${e} AS bigint)` : e);
 
+/** Trigrams need three characters: shorter pieces of a pattern cannot narrow a full-text search. */
+const TRIGRAM = 3;
+
+/**
+ * The full-text query that narrows a 'contains' LIKE (issue 24): each literal piece of the pattern
+ * of three characters or more as a phrase of that column, all required. The trigram index folds
+ * case like LIKE does (and more), so its rows are a superset of the LIKE's, and the LIKE stays to
+ * decide: the answers are exactly LIKE's. Null when no piece is long enough.
+ */
+export const fullTextMatch = (column: string, tokens: LikeToken[]): string | null => {
+  const phrases = tokens.flatMap((t) => (t.kind === 'text' && [...t.text].length >= TRIGRAM ? [`${column} : "${t.text.replace(/"/g, '""')}"`] : []));
+  return phrases.length === 0 ? null : phrases.join(' AND ');
+};
+
 class Builder {
   private labels = new Map<string, Expr>();
   private labelJoins: Array<{ entity: Entity; alias: string; on: Expr }> = [];
@@ -160,6 +177,8 @@ class Builder {
         const pattern = dialectPattern(k, tokens);
         if (c.negate) return likeSql(k, col, pattern, true);
         const like = likeSql(k, col, pattern, false);
+        const text = k === 'sqlite' && tokens[0]?.kind === 'any' ? this.fullText(c.column, tokens) : null;
+        if (text) return sql`(${text} AND ${like})`;
         const prefix = likePrefix(tokens);
         const range = k === 'sqlite' && prefix ? prefixRange(prefix) : null;
         // SQLite's LIKE folds case, so a plain index cannot serve it; the same prefix as a range
@@ -185,6 +204,17 @@ class Builder {
         }
       }
     }
+  }
+
+  /** The rowids a full-text index finds for a 'contains' pattern on an indexed column, or null. */
+  private fullText(c: ColumnRef, tokens: LikeToken[]): Expr | null {
+    const e = c.table === ROOT_TABLE ? this.plan.root : this.plan.links.find((l) => l.table === c.table)?.entity;
+    const column = c.property.logicalName;
+    if (!e || !fullTextColumns(e).some((f) => nameKey(f) === nameKey(column))) return null;
+    const match = fullTextMatch(column, tokens);
+    if (!match) return null;
+    const fts = fullTextIndexName(e.logicalName);
+    return sql`${ref(c.table, 'rowid')} IN (SELECT rowid FROM ${sql.table(fts)} WHERE ${sql.table(fts)} MATCH ${match})`;
   }
 
   filter(f: PlanFilter | null): Expr {
@@ -223,9 +253,13 @@ class Builder {
    */
   overPage(page: Select): Select {
     const { root } = this.plan;
-    let q: Select = this.d.db
-      .selectFrom(page.as('p'))
-      .innerJoin(`${root.logicalName} as ${ROOT_TABLE}`, (j) => j.on(sql`${ref(ROOT_TABLE, primaryKeyOf(root))} = ${ref('p', 'k')}` as RawBuilder<any>));
+    const on = sql`${ref(ROOT_TABLE, primaryKeyOf(root))} = ${ref('p', 'k')}` as RawBuilder<any>;
+    // SQLite: CROSS JOIN fixes the join order (the page first, then its rows by key). With an inner
+    // join its planner may scan the whole table in the ORDER BY's index and probe the page instead.
+    let q: Select =
+      this.d.kind === 'sqlite'
+        ? this.d.db.selectFrom(page.as('p')).crossJoin(`${root.logicalName} as ${ROOT_TABLE}`).where(on)
+        : this.d.db.selectFrom(page.as('p')).innerJoin(`${root.logicalName} as ${ROOT_TABLE}`, (j) => j.on(on));
     for (const lj of this.labelJoins) q = q.leftJoin(`${lj.entity.logicalName} as ${lj.alias}`, (j) => j.on(lj.on as RawBuilder<any>));
     return q;
   }

@@ -24,8 +24,10 @@ const columnDefinition = (t: Table, c: Column): string => {
   return `${quote(c.name)} ${columnType(c)} ${c.nullable ? 'NULL' : 'NOT NULL'}`;
 };
 
-const createIndex = (table: string, i: Index): string =>
-  `CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX ${quote(i.name)} ON ${quote(table)} (${i.columns.map(quote).join(', ')})`;
+// A full-text index writes nothing on SQL Server: its full-text search needs a catalog and a
+// service that not every edition has, so 'contains' stays a LIKE there (docs/schema.md "Contains search").
+const createIndex = (table: string, i: Index): string[] =>
+  i.fullText ? [] : [`CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX ${quote(i.name)} ON ${quote(table)} (${i.columns.map(quote).join(', ')})`];
 
 export const mssqlDdl: DdlDialect = {
   name: 'mssql',
@@ -34,7 +36,7 @@ export const mssqlDdl: DdlDialect = {
   createTable: (t) => [
     `CREATE TABLE ${quote(t.name)} (${t.columns.map((c) => columnDefinition(t, c)).join(', ')}, ` +
       `CONSTRAINT ${quote(`PK_${t.name}`)} PRIMARY KEY (${quote(t.primaryKey)}))`,
-    ...t.indexes.map((i) => createIndex(t.name, i)),
+    ...t.indexes.flatMap((i) => createIndex(t.name, i)),
   ],
   step(step: MigrationStep, before: Schema): string[] {
     switch (step.kind) {
@@ -60,9 +62,9 @@ export const mssqlDdl: DdlDialect = {
         return [...cut, `ALTER TABLE ${quote(t.name)} ALTER COLUMN ${quote(c.name)} ${columnType(next)} ${c.nullable ? 'NULL' : 'NOT NULL'}`];
       }
       case 'createIndex':
-        return [createIndex(step.table, step.index)];
+        return createIndex(step.table, step.index);
       case 'dropIndex':
-        return [`DROP INDEX ${quote(step.index)} ON ${quote(step.table)}`];
+        return step.index.toLowerCase().startsWith('tessera_fts_') ? [] : [`DROP INDEX ${quote(step.index)} ON ${quote(step.table)}`];
     }
   },
   metadataTable: () => [

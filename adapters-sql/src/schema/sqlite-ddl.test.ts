@@ -221,3 +221,50 @@ describe('SQLite DDL, executed and read back through sqlite_master and the table
     );
   });
 });
+
+describe("the full-text index of 'contains' search (issue 24, docs/schema.md \"Contains search\")", () => {
+  const withText = (extra: Parameters<typeof entity>[2] = {}) =>
+    schema([entity('item', [prop('city', 'String', { max: 100 }), prop('notes', 'String', { flags: ['MultiLine'] })], { fullText: ['name', 'notes'], ...extra })]);
+  const matches = (db: SqliteDatabase, phrase: string): string[] =>
+    (db.prepare(`SELECT i.name FROM item i WHERE i.rowid IN (SELECT rowid FROM tessera_fts_item WHERE tessera_fts_item MATCH ?) ORDER BY i.name`).all(phrase) as Array<{ name: string }>).map((r) => r.name);
+
+  it('is made with the table, read back as the model says, and kept in step by every insert, update and delete', () => {
+    const db = openSqlite(':memory:');
+    try {
+      migrate(db, emptySchema, withText());
+      expect(canonicalSchema(readBack(db))).toEqual(canonicalSchema(withText()));
+      const ins = db.prepare(`INSERT INTO item (id, name, notes, versionnumber) VALUES (?, ?, ?, 1)`);
+      ins.run('a', 'Čačina Žilina', 'first');
+      ins.run('b', 'Acme Labs', 'second note');
+      expect(matches(db, 'name : "acme"')).toEqual(['Acme Labs']); // case folded
+      expect(matches(db, 'notes : "cond no"')).toEqual(['Acme Labs']); // any substring of three or more
+      db.prepare(`UPDATE item SET name = ? WHERE id = ?`).run('Beta Works', 'b');
+      expect(matches(db, 'name : "acme"')).toEqual([]);
+      expect(matches(db, 'name : "eta wo"')).toEqual(['Beta Works']);
+      db.prepare(`DELETE FROM item WHERE id = ?`).run('a');
+      expect(matches(db, 'name : "žilin"')).toEqual([]);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('a table rebuilt for a dropped column keeps a working index of the rows it had; dropping the index removes its table', () => {
+    const db = openSqlite(':memory:');
+    try {
+      migrate(db, emptySchema, withText());
+      db.prepare(`INSERT INTO item (id, name, city, versionnumber) VALUES ('a', 'Acme Labs', 'Brno', 1)`).run();
+      const without = schema([entity('item', [prop('notes', 'String', { flags: ['MultiLine'] })], { fullText: ['name', 'notes'] })]);
+      migrate(db, withText(), without);
+      expect(canonicalSchema(readBack(db))).toEqual(canonicalSchema(without));
+      expect(matches(db, 'name : "cme la"')).toEqual(['Acme Labs']);
+      db.prepare(`INSERT INTO item (id, name, versionnumber) VALUES ('b', 'Acme Two', 1)`).run();
+      expect(matches(db, 'name : "acme"')).toEqual(['Acme Labs', 'Acme Two']);
+      const plain = schema([entity('item', [prop('notes', 'String', { flags: ['MultiLine'] })])]);
+      migrate(db, without, plain);
+      expect(canonicalSchema(readBack(db))).toEqual(canonicalSchema(plain));
+      expect(db.prepare(`SELECT COUNT(*) AS n FROM sqlite_master WHERE name LIKE 'tessera_fts_%'`).get()).toEqual({ n: 0 });
+    } finally {
+      db.close();
+    }
+  });
+});

@@ -52,8 +52,39 @@ const createTableAs = (name: string, t: Table): string =>
 const indexedColumn = (column: string): string =>
   column.toLowerCase() === 'name' ? `${quote(column)} COLLATE NOCASE` : quote(column);
 
-const createIndex = (table: string, i: Index): string =>
-  `CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX ${quote(i.name)} ON ${quote(table)} (${i.columns.map(indexedColumn).join(', ')})`;
+/**
+ * A full-text index (issue 24, docs/schema.md "Contains search"): an FTS5 table with the trigram
+ * tokenizer over the table's own rows (external content, keyed by rowid), kept in step by three
+ * triggers, so every writer (the store, imports, raw SQL) updates it in the same transaction. It is
+ * built from the rows already there. Made again from scratch when asked twice (a rebuilt table).
+ */
+const createFullText = (table: string, i: Index): string[] => {
+  const fts = quote(i.name);
+  const cols = i.columns.map(quote).join(', ');
+  const newValues = i.columns.map((c) => `new.${quote(c)}`).join(', ');
+  const oldValues = i.columns.map((c) => `old.${quote(c)}`).join(', ');
+  const trigger = (suffix: string) => quote(`${i.name}_${suffix}`);
+  return [
+    ...dropFullText(i.name),
+    `CREATE VIRTUAL TABLE ${fts} USING fts5(${cols}, content=${quote(table)}, content_rowid='rowid', tokenize='trigram')`,
+    `CREATE TRIGGER ${trigger('ai')} AFTER INSERT ON ${quote(table)} BEGIN INSERT INTO ${fts}(rowid, ${cols}) VALUES (new.rowid, ${newValues}); END`,
+    `CREATE TRIGGER ${trigger('ad')} AFTER DELETE ON ${quote(table)} BEGIN INSERT INTO ${fts}(${fts}, rowid, ${cols}) VALUES ('delete', old.rowid, ${oldValues}); END`,
+    `CREATE TRIGGER ${trigger('au')} AFTER UPDATE OF ${cols} ON ${quote(table)} BEGIN INSERT INTO ${fts}(${fts}, rowid, ${cols}) VALUES ('delete', old.rowid, ${oldValues}); INSERT INTO ${fts}(rowid, ${cols}) VALUES (new.rowid, ${newValues}); END`,
+    `INSERT INTO ${fts}(${fts}) VALUES ('rebuild')`,
+  ];
+};
+
+const dropFullText = (name: string): string[] => [
+  ...['ai', 'ad', 'au'].map((s) => `DROP TRIGGER IF EXISTS ${quote(`${name}_${s}`)}`),
+  `DROP TABLE IF EXISTS ${quote(name)}`,
+];
+
+const isFullTextName = (name: string): boolean => nameKey(name).startsWith('tessera_fts_');
+
+const createIndex = (table: string, i: Index): string[] =>
+  i.fullText
+    ? createFullText(table, i)
+    : [`CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX ${quote(i.name)} ON ${quote(table)} (${i.columns.map(indexedColumn).join(', ')})`];
 
 /** The scratch table of a rebuild, in the connection's temp schema. */
 const SCRATCH = `temp.${quote('tessera_rebuild')}`;
@@ -79,7 +110,7 @@ export const rebuildTable = (from: Table, to: Table): string[] => {
     createTableAs(to.name, to),
     `INSERT INTO ${quote(to.name)} (${names}) SELECT ${names} FROM ${SCRATCH}`,
     `DROP TABLE ${SCRATCH}`,
-    ...from.indexes.map((i) => createIndex(to.name, i)),
+    ...from.indexes.flatMap((i) => createIndex(to.name, i)),
   ];
 };
 
@@ -90,13 +121,17 @@ export const sqliteDdl: DdlDialect = {
   name: 'sqlite',
   quote,
   columnType,
-  createTable: (t) => [createTableAs(t.name, t), ...t.indexes.map((i) => createIndex(t.name, i))],
+  createTable: (t) => [createTableAs(t.name, t), ...t.indexes.flatMap((i) => createIndex(t.name, i))],
   step(step: MigrationStep, before: Schema): string[] {
     switch (step.kind) {
       case 'createTable':
         return this.createTable(step.table);
-      case 'dropTable':
-        return [`DROP TABLE ${quote(step.table)}`];
+      case 'dropTable': {
+        // Its full-text table goes with it (its triggers go with the table).
+        const fts = findTable(before, step.table);
+        const text = fts?.indexes.find((i) => i.fullText);
+        return [`DROP TABLE ${quote(step.table)}`, ...(text ? dropFullText(text.name) : [])];
+      }
       case 'addColumn': {
         const t = findTable(before, step.table) as Table;
         return [`ALTER TABLE ${quote(t.name)} ADD COLUMN ${columnDefinition(t, step.column)}`];
@@ -109,9 +144,9 @@ export const sqliteDdl: DdlDialect = {
         return rebuildTable(t, findTable(after.right, t.name) as Table);
       }
       case 'createIndex':
-        return [createIndex(step.table, step.index)];
+        return createIndex(step.table, step.index);
       case 'dropIndex':
-        return [`DROP INDEX ${quote(step.index)}`];
+        return isFullTextName(step.index) ? dropFullText(step.index) : [`DROP INDEX ${quote(step.index)}`];
     }
   },
   steps(plan: MigrationPlan, along: readonly Schema[]): string[][] {

@@ -1,5 +1,5 @@
 import { left, right, type Either } from 'fp-ts/lib/Either.js';
-import { RESERVED_TABLE_PREFIXES, nameKey, type Column, type ColumnKind, type Index, type Schema, type Table } from '@tessera/core/internal';
+import { RESERVED_TABLE_PREFIXES, fullTextIndexName, nameKey, type Column, type ColumnKind, type Index, type Schema, type Table } from '@tessera/core/internal';
 import type { SqliteDatabase } from '../sqlite/open-sqlite.js';
 
 const KIND_OF_DECLARED: Record<string, ColumnKind> = {
@@ -58,6 +58,12 @@ export const readSqliteSchema = (db: SqliteDatabase): Either<string, Schema> => 
           .sort((a, b) => a.seqno - b.seqno)
           .map((c) => c.name),
       }));
+    // The full-text index is an FTS5 table of its own (sqlite-ddl.ts), its columns those it indexes.
+    const fts = fullTextIndexName(name);
+    if (db.prepare(`SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?`).get(fts)) {
+      const ftsColumns = (db.prepare(`SELECT name FROM pragma_table_info(?)`).all(fts) as Array<{ name: string }>).map((c) => c.name);
+      indexes.push({ name: fts, unique: false, columns: ftsColumns, fullText: true });
+    }
     tables.push({ name, primaryKey: keys[0].name, columns, indexes });
   }
   return right({ tables });

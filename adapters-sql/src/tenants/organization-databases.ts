@@ -39,7 +39,7 @@ export interface OrganizationDatabases {
 
 /** The limits of database work of one host (issue 22 item 1; docs/operations.md). */
 export type DatabaseLimits = {
-  /** where a fetch's count stops (default DEFAULT_COUNT_CAP, 50,000) */
+  /** where a fetch's count stops (default DEFAULT_COUNT_CAP, 10,000) */
   countCap?: number;
   /** a read's time budget in ms on the worker pool, after which it fails with ERR_TIMEOUT (default 10 s) */
   readBudgetMs?: number;

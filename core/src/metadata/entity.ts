@@ -109,6 +109,12 @@ export const Entity = t.intersection(
        * end and start fields), added from the pack's views (core/src/schema/view-indexes.ts)
        */
       indexes: t.array(t.array(t.string)),
+      /**
+       * Text columns searched with 'contains' (the list's search box searches name): a full-text
+       * index keeps them (SQLite FTS5 trigram; docs/schema.md "Contains search"); added from the
+       * pack's list views like `indexes`
+       */
+      fullText: t.array(t.string),
     }),
   ],
   'Entity',

@@ -52,7 +52,7 @@ export const QUERY_LIMITS = {
  * Where a count stops (issue 22 item 1): beyond it a fetch answers the cap and `countIsCapped`.
  * Counting costs a read of every row counted; Dataverse stops at 5,000. A host may configure it.
  */
-export const DEFAULT_COUNT_CAP = 50_000;
+export const DEFAULT_COUNT_CAP = 10_000;
 
 /** A count read up to `cap + 1` as the answer gives it: the cap and countIsCapped beyond it. */
 export const capCount = (counted: number, cap: number): { count: number; countIsCapped?: true } =>

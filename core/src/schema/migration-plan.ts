@@ -168,7 +168,8 @@ export const applyStep = (s: Schema, step: MigrationStep): Either<string, Schema
       for (const name of step.index.columns) {
         const c = findColumn(table, name);
         if (!c) return left(`${what}: no column ${name}`);
-        if (!isIndexable(c)) return left(`${what}: column ${name} cannot be indexed`);
+        // A full-text index holds text of any length; a b-tree key has a size limit.
+        if (step.index.fullText ? c.kind !== 'string' : !isIndexable(c)) return left(`${what}: column ${name} cannot be indexed`);
       }
       return right(replaceTable(s, table, { ...table, indexes: [...table.indexes, step.index] }));
     }

@@ -13,7 +13,12 @@ export type { ColumnKind };
 
 /** `max` is the length of a bounded string; `null` for an unbounded string and every other kind. */
 export type Column = { readonly name: string; readonly kind: ColumnKind; readonly max: number | null; readonly nullable: boolean };
-export type Index = { readonly name: string; readonly columns: readonly string[]; readonly unique: boolean };
+/**
+ * An index of a table. `fullText`: a full-text index of text columns for 'contains' search (issue
+ * 24): SQLite keeps it as an FTS5 trigram table named `tessera_fts_<table>` kept in step by
+ * triggers; a dialect without one writes nothing for it (the search stays a LIKE).
+ */
+export type Index = { readonly name: string; readonly columns: readonly string[]; readonly unique: boolean; readonly fullText?: boolean };
 export type Table = {
   readonly name: string;
   readonly primaryKey: string;
@@ -138,7 +143,31 @@ const tableOf = (e: Entity): Either<string, Table> => {
     // its rows are read by that record (History, Undo Delete), so it is indexed like a lookup.
     if ((lookups.includes(c.name) || c.kind === 'guid' || systemKeys.has(nameKey(c.name))) && isIndexable(c)) addIndex(c.name);
   }
-  return right(withDeclaredIndexes({ name: e.logicalName, primaryKey: pk, columns, indexes }, e.indexes ?? []));
+  const table = withDeclaredIndexes({ name: e.logicalName, primaryKey: pk, columns, indexes }, e.indexes ?? []);
+  return right(withFullText(table, fullTextColumns(e)));
+};
+
+/** The name of a table's full-text index (the FTS5 table on SQLite; `tessera_` keeps it out of the schema reader's tables). */
+export const fullTextIndexName = (table: string): string => `tessera_fts_${table}`;
+
+/**
+ * The columns of an entity's full-text index: its `fullText` names that are text properties. The
+ * schema makes the index of these and the query compiler searches through it, so both agree.
+ */
+export const fullTextColumns = (e: Entity): string[] =>
+  (e.fullText ?? []).flatMap((f) => {
+    const p = e.properties.find((x) => nameKey(x.logicalName) === nameKey(f));
+    return p && FIELD_TYPES[p.type].column === 'string' ? [p.logicalName] : [];
+  });
+
+/** The full-text index of a table, if it has one. */
+export const fullTextIndexOf = (t: Table): Index | undefined => t.indexes.find((i) => i.fullText === true);
+
+/** A table with a full-text index over those of `columns` that exist and hold text (one per table). */
+const withFullText = (table: Table, columns: readonly string[]): Table => {
+  const names = [...new Set(columns.map((c) => findColumn(table, c)).filter((c): c is Column => c !== undefined && c.kind === 'string').map((c) => c.name))];
+  if (names.length === 0) return table;
+  return { ...table, indexes: [...table.indexes, { name: fullTextIndexName(table.name), columns: names, unique: false, fullText: true }] };
 };
 
 /** The name of an index on several columns of a table (a view's or an entity's declared one). */
@@ -155,9 +184,13 @@ export const withDeclaredIndexes = (table: Table, lists: ReadonlyArray<readonly 
     if (columns.length === 0 || columns.some((c) => c === undefined || !isIndexable(c))) continue;
     const names = columns.map((c) => c!.name);
     const name = declaredIndexName(table.name, names);
-    const same = (i: Index) => i.columns.length >= names.length && names.every((n, k) => nameKey(i.columns[k]) === nameKey(n));
+    // The key ends every declared index: pages order by their columns then by the key (a total
+    // order), so an index of (columns, key) serves the whole ORDER BY and a page costs its rows
+    // (issue 24), not a sort of every row with the same leading values.
+    const ordered = nameKey(names[names.length - 1]) === nameKey(table.primaryKey) ? names : [...names, table.primaryKey];
+    const same = (i: Index) => !i.fullText && i.columns.length >= names.length && names.every((n, k) => nameKey(i.columns[k]) === nameKey(n));
     if (indexes.some(same) || indexes.some((i) => nameKey(i.name) === nameKey(name))) continue;
-    indexes.push({ name, columns: names, unique: false });
+    indexes.push({ name, columns: ordered, unique: false });
   }
   return indexes.length === table.indexes.length ? table : { ...table, indexes };
 };
@@ -210,7 +243,7 @@ export const canonicalSchema = (s: Schema): Schema => ({
     columns: [...t.columns].sort(byName).map((c) => ({ ...c, name: nameKey(c.name) })),
     indexes: [...t.indexes]
       .sort(byName)
-      .map((i) => ({ name: nameKey(i.name), columns: i.columns.map(nameKey), unique: i.unique })),
+      .map((i) => ({ name: nameKey(i.name), columns: i.columns.map(nameKey), unique: i.unique, ...(i.fullText ? { fullText: true } : {}) })),
   })),
 });
 
@@ -220,5 +253,6 @@ export const sameColumnType = (a: Column, b: Column): boolean =>
 export const sameIndex = (a: Index, b: Index): boolean =>
   nameKey(a.name) === nameKey(b.name) &&
   a.unique === b.unique &&
+  (a.fullText === true) === (b.fullText === true) &&
   a.columns.length === b.columns.length &&
   a.columns.every((c, i) => nameKey(c) === nameKey(b.columns[i]));

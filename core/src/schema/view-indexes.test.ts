@@ -35,10 +35,11 @@ describe("the schema indexes a calendar view's date fields (issue 14: the month 
     expect(viewIndexes([calendarView({ viewMode: 'kanban' })]).map((v) => v.index.columns)).toEqual([['status']]);
   });
 
-  it('the schema gets the index once, only where the table and both columns exist', () => {
+  // The key ends the index (issue 24): pages order ties by it, so the index serves the whole ORDER BY.
+  it('the schema gets the index once, only where the table and both columns exist, ending with the key', () => {
     const base = schemaOfAppointments();
     const once = withViewIndexes(base, viewIndexes([calendarView(), calendarView()]));
-    expect(findTable(once, 'appointment')?.indexes.filter((i) => i.name === 'IX_appointment_ends_starts')).toEqual([{ name: 'IX_appointment_ends_starts', columns: ['ends', 'starts'], unique: false }]);
+    expect(findTable(once, 'appointment')?.indexes.filter((i) => i.name === 'IX_appointment_ends_starts')).toEqual([{ name: 'IX_appointment_ends_starts', columns: ['ends', 'starts', 'id'], unique: false }]);
     expect(withViewIndexes(base, viewIndexes([calendarView({ calendarEndField: 'missing' })]))).toEqual(base);
     expect(withViewIndexes(base, viewIndexes([{ ...calendarView(), objectname: 'other' }]))).toEqual(base);
     // A long text cannot be an index key: no index.
@@ -48,7 +49,7 @@ describe("the schema indexes a calendar view's date fields (issue 14: the month 
   it('adding it to an applied schema is one create-index step (a migration, no data at risk)', () => {
     const base = schemaOfAppointments();
     expect(diffSchema(base, withViewIndexes(base, viewIndexes([calendarView()])))).toEqual([
-      { kind: 'createIndex', table: 'appointment', index: { name: 'IX_appointment_ends_starts', columns: ['ends', 'starts'], unique: false }, dataLoss: false },
+      { kind: 'createIndex', table: 'appointment', index: { name: 'IX_appointment_ends_starts', columns: ['ends', 'starts', 'id'], unique: false }, dataLoss: false },
     ]);
   });
 

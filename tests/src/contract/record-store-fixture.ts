@@ -42,6 +42,8 @@ const declared: Entity[] = [
     logicalName: 'account',
     displayName: 'Account',
     displayNamePlural: 'Accounts',
+    // 'contains' through the full-text index on SQLite (issue 24): the property test then checks it answers as LIKE
+    fullText: ['name', 'description'],
     properties: [
       { logicalName: 'revenue', displayName: 'Revenue', type: 'Money' },
       { logicalName: 'employees', displayName: 'Employees', type: 'Integer' },
@@ -60,6 +62,7 @@ const declared: Entity[] = [
     logicalName: 'contact',
     displayName: 'Contact',
     displayNamePlural: 'Contacts',
+    fullText: ['name'],
     properties: [
       { logicalName: 'emailaddress', displayName: 'Email', type: 'String', max: 200 },
       { logicalName: 'parentcustomerid', displayName: 'Account', type: 'Lookup', targets: ['account'] },

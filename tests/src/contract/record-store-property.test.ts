@@ -51,7 +51,8 @@ const CONTACT_FIELDS: Field[] = [
   { attribute: 'name', values: fc.constantFrom(...NAMES), text: true },
   { attribute: 'ownerid', values: fc.constantFrom(...USERS) },
 ];
-const PATTERNS = ['a%', 'A%', '%a', '%t_', 'b\\%%', '%[1]%', '_', '%\\\\', 'acme%', '%', 'beta\\_x'];
+// 'contains' patterns of three characters or more go through the full-text index on SQLite (issue 24).
+const PATTERNS = ['a%', 'A%', '%a', '%t_', 'b\\%%', '%[1]%', '_', '%\\\\', 'acme%', '%', 'beta\\_x', '%cme%', '%CME LA%', '%eta\\_%', '%a%ta%', '%b\\%t%', '%ma [%', '%"x"%'];
 
 const conditionArb = (fields: Field[], entityName?: string): fc.Arbitrary<Condition> =>
   fc.constantFrom(...fields).chain((f) => {

@@ -169,6 +169,6 @@ describe('a large PDF export does not block the server (issue 22 item 2)', () =>
     expect(afterwards.state).toBe('running');
     expect(median(during)).toBeLessThan(baseline + 100);
     while ((await job()).state === 'running') await new Promise((r) => setTimeout(r, 100));
-    expect(await job()).toMatchObject({ state: 'ready', total: 30_000 });
+    expect(await job()).toMatchObject({ state: 'ready', rows: 30_000 });
   }, 120_000);
 });
