@@ -2,7 +2,18 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ROOT, buildUi, demoApi, launchBrowser, newPage, signIn, startServer, type DemoApi, type DemoRecord, type Server } from './harness.js';
+import {
+  ROOT,
+  buildUi,
+  demoApi,
+  launchBrowser,
+  newPage,
+  signIn,
+  startServer,
+  type DemoApi,
+  type DemoRecord,
+  type Server,
+} from './harness.js';
 
 /**
  * Issue 19 "Line items", the panel (spec 002 "Line-item panel", sections 3 to 5) on the demo's
@@ -26,19 +37,44 @@ const shot = async (page: Page, name: string) => {
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 };
 const linesOf = (invoiceId: string): Promise<DemoRecord[]> =>
-  admin.fetchRecords({ entity: { name: 'invoicedetail', allattrs: true, filter: { conditions: [{ attribute: 'invoiceid', operator: 'eq', value: invoiceId }] } }, page: 1, pageSize: 50 });
-const invoiceTotal = async (id: string): Promise<number> => Number((await admin.byName('invoice', id, 'id')).totalamount ?? 0);
+  admin.fetchRecords({
+    entity: {
+      name: 'invoicedetail',
+      allattrs: true,
+      filter: { conditions: [{ attribute: 'invoiceid', operator: 'eq', value: invoiceId }] },
+    },
+    page: 1,
+    pageSize: 50,
+  });
+const invoiceTotal = async (id: string): Promise<number> =>
+  Number((await admin.byName('invoice', id, 'id')).totalamount ?? 0);
 
 /** A product with a listprice whose name starts with letters no other product shares. */
 const aProduct = async (): Promise<{ id: string; name: string; listprice: number }> => {
-  const products = await admin.fetchRecords({ entity: { name: 'product', attributes: [{ attribute: 'id' }, { attribute: 'name' }, { attribute: 'listprice' }] }, page: 1, pageSize: 200 });
-  const p = products.find((x) => Number(x.listprice) > 0 && products.filter((y) => String(y.name).startsWith(String(x.name).slice(0, 8))).length === 1)!;
+  const products = await admin.fetchRecords({
+    entity: { name: 'product', attributes: [{ attribute: 'id' }, { attribute: 'name' }, { attribute: 'listprice' }] },
+    page: 1,
+    pageSize: 200,
+  });
+  const p = products.find(
+    (x) =>
+      Number(x.listprice) > 0 &&
+      products.filter((y) => String(y.name).startsWith(String(x.name).slice(0, 8))).length === 1,
+  )!;
   return { id: String(p.id), name: String(p.name), listprice: Number(p.listprice) };
 };
 
 const newInvoice = async (name: string): Promise<string> => {
-  const [account] = await admin.fetchRecords({ entity: { name: 'account', attributes: [{ attribute: 'id' }] }, page: 1, pageSize: 1 });
-  return admin.create('invoice', { name, customerid: { id: String(account!.id), name: 'account' }, invoicedate: '2026-11-20' });
+  const [account] = await admin.fetchRecords({
+    entity: { name: 'account', attributes: [{ attribute: 'id' }] },
+    page: 1,
+    pageSize: 1,
+  });
+  return admin.create('invoice', {
+    name,
+    customerid: { id: String(account!.id), name: 'account' },
+    invoicedate: '2026-11-20',
+  });
 };
 
 const money = (n: number) => Math.round(n * 100) / 100;
@@ -85,7 +121,13 @@ describe('the line-item panel on an invoice (issue 19, spec 002 "Line-item panel
     await page.getByText('Record saved').first().waitFor();
     await poll(async () => (await linesOf(id)).length).toBe(1);
     const [line] = await linesOf(id);
-    expect(line).toMatchObject({ quantity: 3, priceperunit: product.listprice, discount: 15, baseamount: base, totalamount: total });
+    expect(line).toMatchObject({
+      quantity: 3,
+      priceperunit: product.listprice,
+      discount: 15,
+      baseamount: base,
+      totalamount: total,
+    });
     expect((line!.productid as { id: string }).id).toBe(product.id);
     // The invoice total through the API: the server's line-item rule (issue 19's last sentences).
     await poll(() => invoiceTotal(id)).toBe(total);
@@ -125,7 +167,11 @@ describe('the line-item panel on an invoice (issue 19, spec 002 "Line-item panel
   });
 
   it('a demo invoice at 360 px, dark, in Slovak: the lines are cards, nothing scrolls sideways', async () => {
-    const [withLines] = await admin.fetchRecords({ entity: { name: 'invoicedetail', attributes: [{ attribute: 'invoiceid' }] }, page: 1, pageSize: 1 });
+    const [withLines] = await admin.fetchRecords({
+      entity: { name: 'invoicedetail', attributes: [{ attribute: 'invoiceid' }] },
+      page: 1,
+      pageSize: 1,
+    });
     const invoiceId = (withLines!.invoiceid as { id: string }).id;
     const { context, page } = await newPage(browser, 360, 760);
     await signIn(page, server.url, ORG, ADMIN, PASSWORD);

@@ -2,7 +2,17 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { ROOT, buildUi, demoApi, launchBrowser, newPage, signIn, startServer, type DemoApi, type Server } from './harness.js';
+import {
+  ROOT,
+  buildUi,
+  demoApi,
+  launchBrowser,
+  newPage,
+  signIn,
+  startServer,
+  type DemoApi,
+  type Server,
+} from './harness.js';
 
 /**
  * Issue 20 "Stage field" and "Wizard" (spec 001 section 4) in chromium on the demo: the work
@@ -25,7 +35,12 @@ const shot = async (page: Page, name: string) => {
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true });
 };
 const field = async (entity: string, id: string, name: string) => (await admin.byName(entity, id, 'id'))[name];
-const anAccount = async (): Promise<string> => String((await admin.fetchRecords({ entity: { name: 'account', attributes: [{ attribute: 'id' }] }, page: 1, pageSize: 1 }))[0]!.id);
+const anAccount = async (): Promise<string> =>
+  String(
+    (
+      await admin.fetchRecords({ entity: { name: 'account', attributes: [{ attribute: 'id' }] }, page: 1, pageSize: 1 })
+    )[0]!.id,
+  );
 
 beforeAll(async () => {
   buildUi();
@@ -41,7 +56,12 @@ afterAll(async () => {
 
 describe('the stage field (issue 20, spec 001 section 4 "Stage field")', { timeout: 120_000 }, () => {
   it('selecting a step sets the value and highlights it; a grouped step offers its values in a choice menu (mouse and keyboard)', async () => {
-    const id = await admin.create('workorder', { name: 'E2E stages', customerid: { id: await anAccount(), name: 'account' }, workordertype: 1, status: 1 });
+    const id = await admin.create('workorder', {
+      name: 'E2E stages',
+      customerid: { id: await anAccount(), name: 'account' },
+      workordertype: 1,
+      status: 1,
+    });
     const { context, page } = await newPage(browser);
     await signIn(page, server.url, ORG, ADMIN, PASSWORD);
     await page.goto(`${server.url}/!/edit/workorder/${id}`);
@@ -49,9 +69,17 @@ describe('the stage field (issue 20, spec 001 section 4 "Stage field")', { timeo
     await stage.waitFor();
     const current = stage.locator('[aria-current="step"]');
     await poll(() => current.textContent()).toContain('Unscheduled');
-    expect(await stage.getByRole('button').allTextContents()).toEqual(['1Unscheduled (current step)', '2Scheduled', '3In Progress', '4Completed / Canceled']);
+    expect(await stage.getByRole('button').allTextContents()).toEqual([
+      '1Unscheduled (current step)',
+      '2Scheduled',
+      '3In Progress',
+      '4Completed / Canceled',
+    ]);
 
-    await stage.getByRole('button', { name: /Scheduled/ }).filter({ hasNotText: 'Unscheduled' }).click();
+    await stage
+      .getByRole('button', { name: /Scheduled/ })
+      .filter({ hasNotText: 'Unscheduled' })
+      .click();
     await poll(() => current.textContent()).toContain('Scheduled');
     expect(await stage.locator('.stage-step.done').count()).toBe(1);
     await page.getByRole('button', { name: 'Save', exact: true }).click();
@@ -90,8 +118,15 @@ describe('the stage field (issue 20, spec 001 section 4 "Stage field")', { timeo
   });
 
   it('"The default value is used when the field is empty": an opportunity without a stage stands at Qualify', async () => {
-    const id = await admin.create('opportunity', { name: 'E2E no stage', customerid: { id: await anAccount(), name: 'account' } });
-    await admin.write('update', 'opportunity', { id, stage: null, versionnumber: (await admin.byName('opportunity', id, 'id')).versionnumber as number });
+    const id = await admin.create('opportunity', {
+      name: 'E2E no stage',
+      customerid: { id: await anAccount(), name: 'account' },
+    });
+    await admin.write('update', 'opportunity', {
+      id,
+      stage: null,
+      versionnumber: (await admin.byName('opportunity', id, 'id')).versionnumber as number,
+    });
     expect(await field('opportunity', id, 'stage')).toBeNull();
     const { context, page } = await newPage(browser);
     await signIn(page, server.url, ORG, ADMIN, PASSWORD);
@@ -103,12 +138,15 @@ describe('the stage field (issue 20, spec 001 section 4 "Stage field")', { timeo
     expect(await page.getByText('Unsaved changes').count()).toBe(0);
     await context.close();
   });
-
 });
 
 describe('the wizard (issue 20, spec 001 section 4 "Wizard")', { timeout: 120_000 }, () => {
   it('Continue saves the record with process_stage_index set; the wizard opens at the stored step ("Progress is the stored stage index")', async () => {
-    const id = await admin.create('opportunity', { name: 'E2E wizard', customerid: { id: await anAccount(), name: 'account' }, process_stage_index: 0 });
+    const id = await admin.create('opportunity', {
+      name: 'E2E wizard',
+      customerid: { id: await anAccount(), name: 'account' },
+      process_stage_index: 0,
+    });
     const { context, page } = await newPage(browser);
     await signIn(page, server.url, ORG, ADMIN, PASSWORD);
     await page.goto(`${server.url}/!/edit/opportunity/${id}`);
@@ -131,7 +169,12 @@ describe('the wizard (issue 20, spec 001 section 4 "Wizard")', { timeout: 120_00
 // Last: the language chosen here is kept in the user's settings on the server.
 describe('the stage field on a phone (issue 20)', { timeout: 120_000 }, () => {
   it('at 360 px, dark, in Slovak the steps stack and nothing scrolls sideways', async () => {
-    const id = await admin.create('workorder', { name: 'E2E fázy', customerid: { id: await anAccount(), name: 'account' }, workordertype: 1, status: 3 });
+    const id = await admin.create('workorder', {
+      name: 'E2E fázy',
+      customerid: { id: await anAccount(), name: 'account' },
+      workordertype: 1,
+      status: 3,
+    });
     const { context, page } = await newPage(browser, 360, 760);
     await signIn(page, server.url, ORG, ADMIN, PASSWORD);
     await page.evaluate(() => {

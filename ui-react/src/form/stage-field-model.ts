@@ -27,7 +27,11 @@ export const stageSteps = (options: readonly RichOption[], params?: Record<strin
   const used = new Set<number>();
   const steps: StageStep[] = [];
   for (const entry of raw) {
-    const values = isNumberList(entry) ? entry : entry && typeof entry === 'object' && isNumberList((entry as { values?: unknown }).values) ? (entry as { values: number[] }).values : [];
+    const values = isNumberList(entry)
+      ? entry
+      : entry && typeof entry === 'object' && isNumberList((entry as { values?: unknown }).values)
+        ? (entry as { values: number[] }).values
+        : [];
     const group: RichOption[] = [];
     for (const v of values) {
       const o = byValue.get(v);
@@ -48,7 +52,8 @@ const asNumber = (v: FieldValue | undefined | unknown): number | undefined => {
 };
 
 /** The value the field stands at: its own, or the property's default when it is empty (spec 001 section 4). */
-export const stageValue = (value: FieldValue | undefined, p: Pick<Property, 'defaultValue'>): number | undefined => asNumber(value) ?? asNumber(p.defaultValue);
+export const stageValue = (value: FieldValue | undefined, p: Pick<Property, 'defaultValue'>): number | undefined =>
+  asNumber(value) ?? asNumber(p.defaultValue);
 
 /** The index of the step holding the value, -1 when none does. */
 export const currentStep = (steps: readonly StageStep[], value: number | undefined): number =>
@@ -60,4 +65,5 @@ export const stepLabel = (step: StageStep, value: number | undefined): string =>
 
 /** What selecting a step does: one value is set at once; a group opens its menu (or keeps a value it already holds). */
 export type StepSelection = { _tag: 'Set'; value: number } | { _tag: 'Menu' };
-export const selectStep = (step: StageStep): StepSelection => (step.options.length === 1 ? { _tag: 'Set', value: step.options[0]!.value } : { _tag: 'Menu' });
+export const selectStep = (step: StageStep): StepSelection =>
+  step.options.length === 1 ? { _tag: 'Set', value: step.options[0]!.value } : { _tag: 'Menu' };

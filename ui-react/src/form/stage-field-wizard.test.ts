@@ -39,9 +39,16 @@ describe('wizard Continue (spec 001 section 4 "Wizard")', () => {
 
   it('a failed save stays on the step and runs no command; a refusing command stays too', async () => {
     let ran = false;
-    expect(await continueWizard(wizard, 0, { onWizardStep: async () => false, runWizardNextCommand: async () => (ran = true) })).toBe(false);
+    expect(
+      await continueWizard(wizard, 0, {
+        onWizardStep: async () => false,
+        runWizardNextCommand: async () => (ran = true),
+      }),
+    ).toBe(false);
     expect(ran).toBe(false);
-    expect(await continueWizard(wizard, 0, { onWizardStep: async () => true, runWizardNextCommand: async () => false })).toBe(false);
+    expect(
+      await continueWizard(wizard, 0, { onWizardStep: async () => true, runWizardNextCommand: async () => false }),
+    ).toBe(false);
     // no runner yet (before issue 16's scripts): the wizard moves on after the save
     expect(await continueWizard(wizard, 0, { onWizardStep: async () => true })).toBe(true);
   });

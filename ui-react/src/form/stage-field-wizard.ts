@@ -34,7 +34,11 @@ export const wizardNextCommandOf = (wizard: Panel, from: number): string | undef
 };
 
 /** Continue: save the record at the next step, then run the next-step command; true when the wizard moves on. */
-export const continueWizard = async (wizard: Panel, from: number, ctx: Pick<PanelContext, 'onWizardStep' | 'runWizardNextCommand'>): Promise<boolean> => {
+export const continueWizard = async (
+  wizard: Panel,
+  from: number,
+  ctx: Pick<PanelContext, 'onWizardStep' | 'runWizardNextCommand'>,
+): Promise<boolean> => {
   const to = from + 1;
   if (ctx.onWizardStep && !(await ctx.onWizardStep(wizard, to))) return false;
   const command = wizardNextCommandOf(wizard, from);

@@ -32,7 +32,17 @@ export const StageField = ({ id, p, f, value, disabled, describedBy, label, onCh
     <div className="stage-field" id={id} role="group" aria-labelledby={`${id}-label`} aria-describedby={describedBy}>
       <ol className="stage-steps">
         {steps.map((s, i) => (
-          <li key={s.options.map((o) => o.value).join('-')} className={`stage-step ${i === current ? 'current' : i < current ? 'done' : ''}`} style={i === current && s.options[0]?.color ? ({ '--stage-color': (s.options.find((o) => o.value === at) ?? s.options[0]).color } as React.CSSProperties) : undefined}>
+          <li
+            key={s.options.map((o) => o.value).join('-')}
+            className={`stage-step ${i === current ? 'current' : i < current ? 'done' : ''}`}
+            style={
+              i === current && s.options[0]?.color
+                ? ({
+                    '--stage-color': (s.options.find((o) => o.value === at) ?? s.options[0]).color,
+                  } as React.CSSProperties)
+                : undefined
+            }
+          >
             <button
               type="button"
               id={`${id}-step-${i}`}
@@ -79,9 +89,24 @@ export const StageField = ({ id, p, f, value, disabled, describedBy, label, onCh
 };
 
 /** The choice menu of a grouped step: its values as menu items; Escape or a click elsewhere closes it. */
-const StageMenu = ({ step, value, label, onPick, onClose }: { step: StageStep; value: number | undefined; label: string; onPick: (v: number) => void; onClose: () => void }) => {
+const StageMenu = ({
+  step,
+  value,
+  label,
+  onPick,
+  onClose,
+}: {
+  step: StageStep;
+  value: number | undefined;
+  label: string;
+  onPick: (v: number) => void;
+  onClose: () => void;
+}) => {
   const ref = useRef<HTMLUListElement>(null);
-  const start = Math.max(0, step.options.findIndex((o) => o.value === value));
+  const start = Math.max(
+    0,
+    step.options.findIndex((o) => o.value === value),
+  );
   const [active, setActive] = useState(start);
   useEffect(() => {
     (ref.current?.children[active]?.firstElementChild as HTMLElement | null)?.focus();
@@ -113,7 +138,14 @@ const StageMenu = ({ step, value, label, onPick, onClose }: { step: StageStep; v
     >
       {step.options.map((o, i) => (
         <li key={o.value} role="none">
-          <button type="button" role="menuitemradio" aria-checked={o.value === value} tabIndex={i === active ? 0 : -1} className="stage-menu-item" onClick={() => onPick(o.value)}>
+          <button
+            type="button"
+            role="menuitemradio"
+            aria-checked={o.value === value}
+            tabIndex={i === active ? 0 : -1}
+            className="stage-menu-item"
+            onClick={() => onPick(o.value)}
+          >
             {o.color && <span className="stage-dot" style={{ background: o.color }} aria-hidden="true" />}
             {o.label}
           </button>

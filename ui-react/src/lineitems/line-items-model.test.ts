@@ -9,7 +9,12 @@ const entity = (logicalName: string, properties: Entity['properties']): Entity =
   logicalName,
   displayName: logicalName,
   displayNamePlural: logicalName,
-  properties: [{ logicalName: 'id', displayName: 'Id', type: 'Guid' }, { logicalName: 'versionnumber', displayName: 'Version', type: 'VersionNumber' }, { logicalName: 'createdon', displayName: 'Created On', type: 'DateTime' }, ...properties],
+  properties: [
+    { logicalName: 'id', displayName: 'Id', type: 'Guid' },
+    { logicalName: 'versionnumber', displayName: 'Version', type: 'VersionNumber' },
+    { logicalName: 'createdon', displayName: 'Created On', type: 'DateTime' },
+    ...properties,
+  ],
 });
 const invoice = entity('invoice', [
   { logicalName: 'name', displayName: 'Name', type: 'String' },
@@ -31,10 +36,21 @@ const invoicedetail = entity('invoicedetail', [
 const params = lineItemsParams({ entity: 'invoicedetail', parentField: 'invoiceid', totalField: 'totalamount' })!;
 
 const setup = async () => {
-  const api = new StoreClient([invoice, product, invoicedetail], fullCaller(ME, ['invoice', 'product', 'invoicedetail']));
+  const api = new StoreClient(
+    [invoice, product, invoicedetail],
+    fullCaller(ME, ['invoice', 'product', 'invoicedetail']),
+  );
   const invoiceId = await api.update('create', 'invoice', { name: 'F-1', totalamount: 100 });
-  const lamp: LookupValue = { id: await api.update('create', 'product', { name: 'Lamp', listprice: 12.5 }), name: 'product', label: 'Lamp' };
-  const desk: LookupValue = { id: await api.update('create', 'product', { name: 'Desk', listprice: 240 }), name: 'product', label: 'Desk' };
+  const lamp: LookupValue = {
+    id: await api.update('create', 'product', { name: 'Lamp', listprice: 12.5 }),
+    name: 'product',
+    label: 'Lamp',
+  };
+  const desk: LookupValue = {
+    id: await api.update('create', 'product', { name: 'Desk', listprice: 240 }),
+    name: 'product',
+    label: 'Desk',
+  };
   const lineId = await api.update('create', 'invoicedetail', {
     invoiceid: { id: invoiceId, name: 'invoice' },
     productid: { id: desk.id, name: 'product' },
@@ -52,7 +68,11 @@ const setup = async () => {
 const storedLines = async (api: StoreClient, invoiceId: string) =>
   (
     await api.fetch({
-      entity: { name: 'invoicedetail', allattrs: true, filter: { type: 'and', conditions: [{ attribute: 'invoiceid', operator: 'eq', value: invoiceId }] } },
+      entity: {
+        name: 'invoicedetail',
+        allattrs: true,
+        filter: { type: 'and', conditions: [{ attribute: 'invoiceid', operator: 'eq', value: invoiceId }] },
+      },
       page: 1,
       pageSize: 50,
     })
@@ -60,7 +80,12 @@ const storedLines = async (api: StoreClient, invoiceId: string) =>
 
 describe('line-item panel model (spec 002 "Line-item panel", sections 3 to 5)', () => {
   it('reads its parameters; a panel without entity or parent field is misconfigured', () => {
-    expect(params).toEqual({ entity: 'invoicedetail', parentField: 'invoiceid', totalField: 'totalamount', productField: 'productid' });
+    expect(params).toEqual({
+      entity: 'invoicedetail',
+      parentField: 'invoiceid',
+      totalField: 'totalamount',
+      productField: 'productid',
+    });
     expect(lineItemsParams({ entity: 'invoicedetail' })).toBeUndefined();
     expect(lineItemsParams(undefined)).toBeUndefined();
   });
@@ -68,7 +93,9 @@ describe('line-item panel model (spec 002 "Line-item panel", sections 3 to 5)', 
   it('loads the stored lines of the parent, clean', async () => {
     const { model, desk } = await setup();
     expect(model.status.value).toBe('ready');
-    expect(model.rows.value.map((r) => [r.product?.id, r.quantity, r.priceperunit, r.listprice])).toEqual([[desk.id, 1, 100, 240]]);
+    expect(model.rows.value.map((r) => [r.product?.id, r.quantity, r.priceperunit, r.listprice])).toEqual([
+      [desk.id, 1, 100, 240],
+    ]);
     expect(model.dirty.value).toBe(false);
     expect(model.delta.value).toBe(0);
   });
@@ -124,7 +151,9 @@ describe('line-item panel model (spec 002 "Line-item panel", sections 3 to 5)', 
       [true, false],
       [false, true],
     ]);
-    expect(model.writes('parent')).toEqual([{ operation: 'delete', name: 'invoicedetail', object: { id: lineId, versionnumber: expect.anything() } }]);
+    expect(model.writes('parent')).toEqual([
+      { operation: 'delete', name: 'invoicedetail', object: { id: lineId, versionnumber: expect.anything() } },
+    ]);
     expect(model.delta.value).toBe(-100);
     // Keep line takes the stored quantity back: nothing to save.
     model.restore(stored);
@@ -159,7 +188,13 @@ describe('line-item panel model (spec 002 "Line-item panel", sections 3 to 5)', 
     expect(api.batches[0]!.items.map((i) => i.operation)).toEqual(['update', 'create']);
     const lines = await storedLines(api, invoiceId);
     const byProduct = new Map(lines.map((l) => [(l.productid as LookupValue).id, l]));
-    expect(byProduct.get(lamp.id)).toMatchObject({ quantity: 2, priceperunit: 12.5, discount: 20, baseamount: 25, totalamount: 20 });
+    expect(byProduct.get(lamp.id)).toMatchObject({
+      quantity: 2,
+      priceperunit: 12.5,
+      discount: 20,
+      baseamount: 25,
+      totalamount: 20,
+    });
     expect(byProduct.get(desk.id)).toMatchObject({ id: lineId, priceperunit: 90, baseamount: 90, totalamount: 90 });
     expect(model.dirty.value).toBe(false);
     expect(model.rows.value).toHaveLength(2);

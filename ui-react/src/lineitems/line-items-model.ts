@@ -1,7 +1,14 @@
 import { batch, computed, signal, type ReadonlySignal } from '@preact/signals-react';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import type { EntityRecord, FieldValue, LineItemDraft, LineItemTotals, LookupValue } from '../core.js';
-import { AMOUNT_PRECISION, DISCOUNT_PRECISION, lineItemTotals, planLineItemSave, QUANTITY_PRECISION, roundDecimal } from '../core.js';
+import {
+  AMOUNT_PRECISION,
+  DISCOUNT_PRECISION,
+  lineItemTotals,
+  planLineItemSave,
+  QUANTITY_PRECISION,
+  roundDecimal,
+} from '../core.js';
 import type { ApiClient, ExecuteItem } from '../api/client.js';
 
 /**
@@ -28,11 +35,17 @@ export type LineItemsParams = {
 
 /** Reads the panel's parameters; a panel without an entity or a parent field is misconfigured (undefined). */
 export const lineItemsParams = (raw: Record<string, unknown> | undefined): LineItemsParams | undefined => {
-  const text = (k: string, fallback?: string) => (typeof raw?.[k] === 'string' && raw[k] !== '' ? (raw[k] as string) : fallback);
+  const text = (k: string, fallback?: string) =>
+    typeof raw?.[k] === 'string' && raw[k] !== '' ? (raw[k] as string) : fallback;
   const entity = text('entity');
   const parentField = text('parentField');
   if (!entity || !parentField) return undefined;
-  return { entity, parentField, totalField: text('totalField', 'totalamount')!, productField: text('productField', 'productid')! };
+  return {
+    entity,
+    parentField,
+    totalField: text('totalField', 'totalamount')!,
+    productField: text('productField', 'productid')!,
+  };
 };
 
 /** One line as edited. Numbers are null while the input is empty. */
@@ -78,7 +91,8 @@ export const clampInput = (v: number | null, places: number, min: number, max?: 
   return Object.is(r, -0) ? 0 : r;
 };
 
-const isLookup = (v: unknown): v is LookupValue => !!v && typeof v === 'object' && typeof (v as LookupValue).id === 'string';
+const isLookup = (v: unknown): v is LookupValue =>
+  !!v && typeof v === 'object' && typeof (v as LookupValue).id === 'string';
 
 const draftOf = (r: LineRow): LineItemDraft => ({
   id: r.id,
@@ -90,11 +104,23 @@ const draftOf = (r: LineRow): LineItemDraft => ({
 });
 
 const sameRow = (a: LineRow, b: LineRow | undefined): boolean =>
-  !!b && a.product?.id === b.product?.id && a.quantity === b.quantity && a.priceperunit === b.priceperunit && a.discount === b.discount;
+  !!b &&
+  a.product?.id === b.product?.id &&
+  a.quantity === b.quantity &&
+  a.priceperunit === b.priceperunit &&
+  a.discount === b.discount;
 
 export type LineItemsModel = ReturnType<typeof lineItemsModel>;
 
-export const lineItemsModel = ({ api, params, parentEntity }: { api: LineItemsApi; params: LineItemsParams; parentEntity: string }) => {
+export const lineItemsModel = ({
+  api,
+  params,
+  parentEntity,
+}: {
+  api: LineItemsApi;
+  params: LineItemsParams;
+  parentEntity: string;
+}) => {
   const rows = signal<readonly LineRow[]>([]);
   /** the rows as stored, by id (what "changed" compares with) */
   const stored = signal<ReadonlyMap<string, LineRow>>(new Map());
@@ -156,7 +182,11 @@ export const lineItemsModel = ({ api, params, parentEntity }: { api: LineItemsAp
     const unique = [...new Set(ids)];
     if (unique.length === 0) return new Map();
     const res = await api.fetch({
-      entity: { name: 'product', attributes: [{ attribute: 'id' }, { attribute: 'listprice' }], filter: { type: 'and', conditions: [{ attribute: 'id', operator: 'in', value: unique }] } },
+      entity: {
+        name: 'product',
+        attributes: [{ attribute: 'id' }, { attribute: 'listprice' }],
+        filter: { type: 'and', conditions: [{ attribute: 'id', operator: 'in', value: unique }] },
+      },
       page: 1,
       pageSize: unique.length,
     });
@@ -179,7 +209,16 @@ export const lineItemsModel = ({ api, params, parentEntity }: { api: LineItemsAp
       const res = await api.fetch({
         entity: {
           name: params.entity,
-          attributes: ['id', 'versionnumber', params.productField, 'quantity', 'priceperunit', 'discount', 'baseamount', 'totalamount'].map((attribute) => ({ attribute })),
+          attributes: [
+            'id',
+            'versionnumber',
+            params.productField,
+            'quantity',
+            'priceperunit',
+            'discount',
+            'baseamount',
+            'totalamount',
+          ].map((attribute) => ({ attribute })),
           filter: { type: 'and', conditions: [{ attribute: params.parentField, operator: 'eq', value: parentId }] },
           orders: [{ attribute: 'createdon' }, { attribute: 'id' }],
         },
@@ -188,7 +227,10 @@ export const lineItemsModel = ({ api, params, parentEntity }: { api: LineItemsAp
       });
       const loaded = res.records.map((r) => rowOf(r as EntityRecord));
       const prices = await listPrices(loaded.flatMap((r) => (r.product ? [r.product.id] : [])));
-      const withPrices = loaded.map((r) => ({ ...r, listprice: r.product ? (prices.get(r.product.id) ?? null) : null }));
+      const withPrices = loaded.map((r) => ({
+        ...r,
+        listprice: r.product ? (prices.get(r.product.id) ?? null) : null,
+      }));
       if (n !== loadSeq) return;
       batch(() => {
         rows.value = withPrices;
@@ -212,7 +254,10 @@ export const lineItemsModel = ({ api, params, parentEntity }: { api: LineItemsAp
   /** A new line: quantity 1, no discount; its key is local. */
   const add = (): string => {
     const key = `new-${++seq}`;
-    rows.value = [...rows.value, { key, product: null, listprice: null, quantity: 1, priceperunit: null, discount: 0, previousTotal: 0 }];
+    rows.value = [
+      ...rows.value,
+      { key, product: null, listprice: null, quantity: 1, priceperunit: null, discount: 0, previousTotal: 0 },
+    ];
     return key;
   };
 
@@ -220,13 +265,17 @@ export const lineItemsModel = ({ api, params, parentEntity }: { api: LineItemsAp
   const setProduct = async (key: string, product: LookupValue | null): Promise<void> => {
     edit(key, (r) => ({ ...r, product }));
     if (!product) return;
-    const price = (await listPrices([product.id]).catch(() => new Map<string, number | null>())).get(product.id) ?? null;
+    const price =
+      (await listPrices([product.id]).catch(() => new Map<string, number | null>())).get(product.id) ?? null;
     edit(key, (r) => (r.product?.id === product.id ? { ...r, listprice: price, priceperunit: price } : r));
   };
 
-  const setQuantity = (key: string, v: number | null) => edit(key, (r) => ({ ...r, quantity: clampInput(v, QUANTITY_PRECISION, 0) }));
-  const setPrice = (key: string, v: number | null) => edit(key, (r) => ({ ...r, priceperunit: clampInput(v, AMOUNT_PRECISION, 0) }));
-  const setDiscount = (key: string, v: number | null) => edit(key, (r) => ({ ...r, discount: clampInput(v, DISCOUNT_PRECISION, 0, 100) }));
+  const setQuantity = (key: string, v: number | null) =>
+    edit(key, (r) => ({ ...r, quantity: clampInput(v, QUANTITY_PRECISION, 0) }));
+  const setPrice = (key: string, v: number | null) =>
+    edit(key, (r) => ({ ...r, priceperunit: clampInput(v, AMOUNT_PRECISION, 0) }));
+  const setDiscount = (key: string, v: number | null) =>
+    edit(key, (r) => ({ ...r, discount: clampInput(v, DISCOUNT_PRECISION, 0, 100) }));
 
   /** Remove: a new line goes at once; a stored one gets quantity 0 (deleted on save, spec 002 section 4). */
   const remove = (key: string) => {
@@ -242,7 +291,8 @@ export const lineItemsModel = ({ api, params, parentEntity }: { api: LineItemsAp
   };
 
   /** Why the save cannot go on (a line with a quantity and no product), else undefined. */
-  const problem = (): 'noProduct' | undefined => (views.value.some((v) => !v.deleting && !v.skipped && v.changed && !v.row.product) ? 'noProduct' : undefined);
+  const problem = (): 'noProduct' | undefined =>
+    views.value.some((v) => !v.deleting && !v.skipped && v.changed && !v.row.product) ? 'noProduct' : undefined;
 
   /** The writes of the save: one per changed line, amounts as the core computes them. */
   const writes = (parentId: string): ExecuteItem[] => {
@@ -252,7 +302,12 @@ export const lineItemsModel = ({ api, params, parentEntity }: { api: LineItemsAp
     const changed = changedRows.value;
     return plan.right.operations.map((op, i) => {
       const r = changed[i]!;
-      if (op.operation === 'delete') return { operation: 'delete', name: params.entity, object: { id: r.id!, versionnumber: r.versionnumber ?? null } };
+      if (op.operation === 'delete')
+        return {
+          operation: 'delete',
+          name: params.entity,
+          object: { id: r.id!, versionnumber: r.versionnumber ?? null },
+        };
       const amounts = {
         [params.productField]: r.product ? { id: r.product.id, name: r.product.name } : null,
         quantity: op.totals.quantity,
@@ -262,8 +317,16 @@ export const lineItemsModel = ({ api, params, parentEntity }: { api: LineItemsAp
         totalamount: op.totals.totalamount,
       };
       return op.operation === 'create'
-        ? { operation: 'create', name: params.entity, object: { ...amounts, [params.parentField]: { id: parentId, name: parentEntity } } }
-        : { operation: 'update', name: params.entity, object: { id: r.id!, versionnumber: r.versionnumber ?? null, ...amounts } };
+        ? {
+            operation: 'create',
+            name: params.entity,
+            object: { ...amounts, [params.parentField]: { id: parentId, name: parentEntity } },
+          }
+        : {
+            operation: 'update',
+            name: params.entity,
+            object: { id: r.id!, versionnumber: r.versionnumber ?? null, ...amounts },
+          };
     });
   };
 

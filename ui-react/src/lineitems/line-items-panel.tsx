@@ -10,12 +10,25 @@ import { Icon } from '../ui/icons.js';
 import type { CustomPanelProps } from '../form/custom-panels.js';
 import { LookupInput } from '../form/lookup.js';
 import { useWidth } from '../form/use-width.js';
-import { lineItemsModel, lineItemsParams, type LineItemsModel, type LineItemsParams, type LineView } from './line-items-model.js';
+import {
+  lineItemsModel,
+  lineItemsParams,
+  type LineItemsModel,
+  type LineItemsParams,
+  type LineView,
+} from './line-items-model.js';
 
 /** Below this width the lines are cards, one labelled field a line (spec 002 section 9: narrow threshold 700 px). */
 const NARROW = 700;
 
-const numberOr = (v: FieldValue | undefined): number | null => (typeof v === 'number' ? v : v === null || v === undefined || v === '' ? null : Number.isFinite(Number(v)) ? Number(v) : null);
+const numberOr = (v: FieldValue | undefined): number | null =>
+  typeof v === 'number'
+    ? v
+    : v === null || v === undefined || v === ''
+      ? null
+      : Number.isFinite(Number(v))
+        ? Number(v)
+        : null;
 
 /**
  * The line-item panel (customComponent `lineitems`, spec 002 "Line-item panel"): a product picker
@@ -35,7 +48,10 @@ const LineItems = ({ panel, ctx, params }: CustomPanelProps & { params: LineItem
   useSignals();
   const t = useT();
   const api = useApi();
-  const model = useMemo(() => lineItemsModel({ api, params, parentEntity: ctx.entity.logicalName }), [api, params, ctx.entity.logicalName]);
+  const model = useMemo(
+    () => lineItemsModel({ api, params, parentEntity: ctx.entity.logicalName }),
+    [api, params, ctx.entity.logicalName],
+  );
   const lineEntity = entityOf(params.entity)!;
   const prop = (name: string): Property | undefined => lineEntity.properties.find((p) => p.logicalName === name);
   const [ref, width] = useWidth<HTMLElement>();
@@ -90,10 +106,16 @@ const LineItems = ({ panel, ctx, params }: CustomPanelProps & { params: LineItem
   const status = model.status.value;
   const views = model.views.value;
   const disabled = ctx.readOnly;
-  const money = (name: string, v: number | undefined) => (v === undefined ? '' : formatValue(prop(name), v, ctx.record));
+  const money = (name: string, v: number | undefined) =>
+    v === undefined ? '' : formatValue(prop(name), v, ctx.record);
 
   return (
-    <section ref={ref} className={`panel lineitems ${narrow ? 'narrow' : ''}`} aria-label={panel.label ?? t('LineItemsTitle')} aria-busy={status === 'loading'}>
+    <section
+      ref={ref}
+      className={`panel lineitems ${narrow ? 'narrow' : ''}`}
+      aria-label={panel.label ?? t('LineItemsTitle')}
+      aria-busy={status === 'loading'}
+    >
       {status === 'loading' ? (
         <div>
           <span className="skeleton" />
@@ -116,11 +138,21 @@ const LineItems = ({ panel, ctx, params }: CustomPanelProps & { params: LineItem
               <thead className={narrow ? 'sr-only' : undefined}>
                 <tr>
                   <th scope="col">{prop(params.productField)?.displayName}</th>
-                  <th scope="col" className="num">{prop('quantity')?.displayName}</th>
-                  <th scope="col" className="num">{prop('priceperunit')?.displayName}</th>
-                  <th scope="col" className="num">{prop('discount')?.displayName}</th>
-                  <th scope="col" className="num">{prop('baseamount')?.displayName}</th>
-                  <th scope="col" className="num">{prop('totalamount')?.displayName}</th>
+                  <th scope="col" className="num">
+                    {prop('quantity')?.displayName}
+                  </th>
+                  <th scope="col" className="num">
+                    {prop('priceperunit')?.displayName}
+                  </th>
+                  <th scope="col" className="num">
+                    {prop('discount')?.displayName}
+                  </th>
+                  <th scope="col" className="num">
+                    {prop('baseamount')?.displayName}
+                  </th>
+                  <th scope="col" className="num">
+                    {prop('totalamount')?.displayName}
+                  </th>
                   <th scope="col">
                     <span className="sr-only">{t('LineItemsActions')}</span>
                   </th>
@@ -128,21 +160,38 @@ const LineItems = ({ panel, ctx, params }: CustomPanelProps & { params: LineItem
               </thead>
               <tbody>
                 {views.map((v, i) => (
-                  <LineRowView key={v.row.key} v={v} i={i} model={model} prop={prop} money={money} disabled={disabled} narrow={narrow} productTargets={productTargets} productField={params.productField} />
+                  <LineRowView
+                    key={v.row.key}
+                    v={v}
+                    i={i}
+                    model={model}
+                    prop={prop}
+                    money={money}
+                    disabled={disabled}
+                    narrow={narrow}
+                    productTargets={productTargets}
+                    productField={params.productField}
+                  />
                 ))}
               </tbody>
             </table>
           )}
           <div className="lineitems-foot">
-            <button type="button" className="btn btn-plain" disabled={disabled} onClick={() => {
-              const key = model.add();
-              // The new line's product search takes the focus, as a keyboard user expects.
-              requestAnimationFrame(() => document.getElementById(`li-${key}-product`)?.focus());
-            }}>
+            <button
+              type="button"
+              className="btn btn-plain"
+              disabled={disabled}
+              onClick={() => {
+                const key = model.add();
+                // The new line's product search takes the focus, as a keyboard user expects.
+                requestAnimationFrame(() => document.getElementById(`li-${key}-product`)?.focus());
+              }}
+            >
               <Icon name="plus" /> {t('LineItemsAdd')}
             </button>
             <span className="lineitems-sum" aria-live="polite">
-              {t('LineItemsTotal')}: <strong data-testid="lineitems-total">{money('totalamount', model.linesTotal.value)}</strong>
+              {t('LineItemsTotal')}:{' '}
+              <strong data-testid="lineitems-total">{money('totalamount', model.linesTotal.value)}</strong>
             </span>
           </div>
         </>
@@ -171,7 +220,14 @@ const LineRowView = ({ v, i, model, prop, money, disabled, narrow, productTarget
   const n = i + 1;
   const label = (name: string) => prop(name)?.displayName ?? name;
   const off = disabled || v.deleting;
-  const numberInput = (name: 'quantity' | 'priceperunit' | 'discount', value: number | null, step: string, set: (x: number | null) => void, max?: number, placeholder?: number | null) => (
+  const numberInput = (
+    name: 'quantity' | 'priceperunit' | 'discount',
+    value: number | null,
+    step: string,
+    set: (x: number | null) => void,
+    max?: number,
+    placeholder?: number | null,
+  ) => (
     <td className="num" data-label={label(name)}>
       <input
         id={`${id}-${name}`}
@@ -203,13 +259,24 @@ const LineRowView = ({ v, i, model, prop, money, disabled, narrow, productTarget
         />
       </td>
       {numberInput('quantity', row.quantity, '0.01', (x) => model.setQuantity(row.key, x))}
-      {numberInput('priceperunit', row.priceperunit, '0.01', (x) => model.setPrice(row.key, x), undefined, row.listprice)}
+      {numberInput(
+        'priceperunit',
+        row.priceperunit,
+        '0.01',
+        (x) => model.setPrice(row.key, x),
+        undefined,
+        row.listprice,
+      )}
       {numberInput('discount', row.discount, '1', (x) => model.setDiscount(row.key, x), 100)}
       <td className="num amount" data-label={label('baseamount')}>
         {money('baseamount', v.totals?.baseamount)}
       </td>
       <td className="num amount strong" data-label={label('totalamount')}>
-        {v.deleting ? <span className="muted small">{t('LineItemsDeleted')}</span> : money('totalamount', v.totals?.totalamount)}
+        {v.deleting ? (
+          <span className="muted small">{t('LineItemsDeleted')}</span>
+        ) : (
+          money('totalamount', v.totals?.totalamount)
+        )}
       </td>
       <td className="actions">
         {v.deleting ? (
