@@ -1,5 +1,5 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useId, useState, type ReactNode } from 'react';
+import { useId, type ReactNode } from 'react';
 import { checkPermissionString, formatCivil, formatLegDuration, type Leg, type Transport } from '../core.js';
 import { fromLocalInput, toLocalInput } from '../form/editors.js';
 import { LookupInput } from '../form/lookup.js';
@@ -33,7 +33,8 @@ const COST_TEXT: Record<CostField, 'TravelTravelCost' | 'TravelFoodCost' | 'Trav
 type Rights = { edit: boolean; address: boolean; override: boolean };
 
 /** One labelled value of a leg: a cell of the grid, a row of the narrow card. */
-type LegField = { key: string; label: string; node: ReactNode; className?: string };
+/** `cost`: shown on the leg's second line in the grid (own distance and the five costs). */
+type LegField = { key: string; label: string; node: ReactNode; className?: string; cost?: boolean };
 
 const legTitle = (t: T, i: number, count: number): string => (i === 0 ? t('TravelStartPoint') : i === count - 1 ? t('TravelEndPoint') : t('TravelLegN', { n: i }));
 
@@ -47,7 +48,6 @@ const JourneyPanel = ({ panel, ctx }: CustomPanelProps) => {
   const t = useT();
   const m = useJourney(ctx);
   const [ref, width] = useWidth<HTMLDivElement>();
-  const [error, setError] = useState('');
   const base = useId();
   const me = caller.value;
   const rights: Rights = {
@@ -129,41 +129,36 @@ const JourneyPanel = ({ panel, ctx }: CustomPanelProps) => {
     }
     fields.push(
       {
-        key: 'start',
-        label: t('TravelStart'),
+        key: 'time',
+        label: `${t('TravelStart')} / ${t('TravelEnd')}`,
         className: 'travel-col-time',
         node: (
-          <input
-            type="datetime-local"
-            aria-label={t('TravelStart')}
-            value={toLocalInput(leg.startdate)}
-            min={min}
-            max={max}
-            disabled={!rights.edit}
-            onChange={(e) => {
-              const iso = fromLocalInput(e.target.value);
-              if (iso) m.setStart(i, iso, () => setError(t('TravelEndBeforeStart')));
-            }}
-          />
-        ),
-      },
-      {
-        key: 'end',
-        label: t('TravelEnd'),
-        className: 'travel-col-time',
-        node: (
-          <input
-            type="datetime-local"
-            aria-label={t('TravelEnd')}
-            value={toLocalInput(leg.enddate)}
-            min={toLocalInput(leg.startdate)}
-            max={max}
-            disabled={!rights.edit}
-            onChange={(e) => {
-              const iso = fromLocalInput(e.target.value);
-              if (iso && m.setEnd(i, iso, () => setError(t('TravelEndBeforeStart')))) setError('');
-            }}
-          />
+          <div className="travel-times">
+            <input
+              type="datetime-local"
+              aria-label={t('TravelStart')}
+              value={toLocalInput(leg.startdate)}
+              min={min}
+              max={max}
+              disabled={!rights.edit}
+              onChange={(e) => {
+                const iso = fromLocalInput(e.target.value);
+                if (iso) m.setStart(i, iso);
+              }}
+            />
+            <input
+              type="datetime-local"
+              aria-label={t('TravelEnd')}
+              value={toLocalInput(leg.enddate)}
+              min={min}
+              max={max}
+              disabled={!rights.edit}
+              onChange={(e) => {
+                const iso = fromLocalInput(e.target.value);
+                if (iso) m.setEnd(i, iso);
+              }}
+            />
+          </div>
         ),
       },
       {
@@ -192,11 +187,13 @@ const JourneyPanel = ({ panel, ctx }: CustomPanelProps) => {
       },
       {
         key: 'custom_distance',
+        cost: true,
         label: t('TravelCustomDistance'),
         node: <AmountInput id={`${id}-custom`} label={t('TravelCustomDistance')} value={leg.custom_distance} disabled={!rights.override} invalidText={t('TravelNotAmount')} onCommit={(v) => m.setCost(i, 'custom_distance', v)} />,
       },
       ...COST_FIELDS.map((c) => ({
         key: c,
+        cost: true,
         label: t(COST_TEXT[c]),
         node: <AmountInput id={`${id}-${c}`} label={t(COST_TEXT[c])} value={leg[c]} disabled={!rights.edit} invalidText={t('TravelNotAmount')} onCommit={(v) => m.setCost(i, c, v)} />,
       })),
@@ -227,11 +224,6 @@ const JourneyPanel = ({ panel, ctx }: CustomPanelProps) => {
         <Totals m={m} t={t} />
       </div>
       {m.loadError.value && <p className="notice error-text">{t('TravelUnreadable', { error: m.loadError.value })}</p>}
-      {error && (
-        <p className="error-text small" role="alert">
-          {error}
-        </p>
-      )}
       <p className="muted small travel-status" aria-live="polite">
         {m.directions.value === 'loading' ? t('TravelMeasuring') : m.directions.value === 'failed' ? t('TravelMeasureFailed') : ''}
       </p>
@@ -247,12 +239,12 @@ const JourneyPanel = ({ panel, ctx }: CustomPanelProps) => {
                   {actions(i)}
                 </div>
                 {fieldsOf(leg, i).map((f) => (
-                  <label key={f.key} className="travel-card-row">
+                  <label key={f.key} className={`travel-card-row ${f.cost || f.key === 'transport' || f.key === 'distance' ? 'half' : ''}`}>
                     <span className="muted small">{f.label}</span>
                     {f.node}
                   </label>
                 ))}
-                <div className="travel-card-row">
+                <div className="travel-card-row half">
                   <span className="muted small">{t('TravelLegExpense')}</span>
                   <span className="num">{expense(leg)}</span>
                 </div>
@@ -261,18 +253,17 @@ const JourneyPanel = ({ panel, ctx }: CustomPanelProps) => {
           </ol>
         ) : (
           <div className="travel-grid-wrap">
-            <table className="travel-grid">
+            <table className="travel-grid travel-legs">
               <thead>
                 <tr>
                   <th scope="col">#</th>
-                  {fieldsOf(legs[0], 0).map((f) => (
-                    <th key={f.key} scope="col" className={f.className}>
-                      {f.label}
-                    </th>
-                  ))}
-                  <th scope="col" className="num">
-                    {t('TravelLegExpense')}
-                  </th>
+                  {fieldsOf(legs[0], 0)
+                    .filter((f) => !f.cost)
+                    .map((f) => (
+                      <th key={f.key} scope="col" className={f.className}>
+                        {f.label}
+                      </th>
+                    ))}
                   {rights.edit && (
                     <th scope="col">
                       <span className="sr-only">{t('TravelActions')}</span>
@@ -280,22 +271,43 @@ const JourneyPanel = ({ panel, ctx }: CustomPanelProps) => {
                   )}
                 </tr>
               </thead>
-              <tbody>
-                {legs.map((leg, i) => (
-                  <tr key={leg.id} aria-label={legTitle(t, i, legs.length)}>
-                    <th scope="row" className="muted small" title={legTitle(t, i, legs.length)}>
-                      {i === 0 ? <Icon name="home" size={14} /> : i}
-                    </th>
-                    {fieldsOf(leg, i).map((f) => (
-                      <td key={f.key} className={f.className}>
-                        {f.node}
+              {legs.map((leg, i) => {
+                const fields = fieldsOf(leg, i);
+                const main = fields.filter((f) => !f.cost);
+                return (
+                  <tbody key={leg.id} className="travel-leg" aria-label={legTitle(t, i, legs.length)}>
+                    <tr>
+                      <th scope="row" rowSpan={2} className="muted small travel-leg-no" title={legTitle(t, i, legs.length)}>
+                        {i === 0 ? <Icon name="home" size={14} /> : i}
+                      </th>
+                      {main.map((f) => (
+                        <td key={f.key} className={f.className}>
+                          {f.node}
+                        </td>
+                      ))}
+                      {rights.edit && <td rowSpan={2}>{actions(i)}</td>}
+                    </tr>
+                    <tr className="travel-costs-row">
+                      <td colSpan={main.length}>
+                        <div className="travel-costs">
+                          {fields
+                            .filter((f) => f.cost)
+                            .map((f) => (
+                              <label key={f.key} className="travel-cost">
+                                <span className="muted small">{f.label}</span>
+                                {f.node}
+                              </label>
+                            ))}
+                          <div className="travel-cost">
+                            <span className="muted small">{t('TravelLegExpense')}</span>
+                            <span className="travel-expense">{expense(leg)}</span>
+                          </div>
+                        </div>
                       </td>
-                    ))}
-                    <td className="num">{expense(leg)}</td>
-                    {rights.edit && <td>{actions(i)}</td>}
-                  </tr>
-                ))}
-              </tbody>
+                    </tr>
+                  </tbody>
+                );
+              })}
             </table>
           </div>
         )}
