@@ -5,7 +5,7 @@ vi.mock('./state/session.js', () => ({ session: { value: null } }));
 vi.mock('./i18n.js', () => ({ language: { value: 'en' }, t: (key: string) => key }));
 
 import { PropertyType, SYSTEM_USER_ID, type Property } from './core.js';
-import { formatters, formatValue } from './format.js';
+import { formatCount, formatters, formatValue } from './format.js';
 
 const p = (type: Property['type'], extra: Partial<Property> = {}): Property => ({ logicalName: 'f', displayName: 'F', type, ...extra });
 
@@ -41,5 +41,13 @@ describe('formatValue: one formatter per property type (issue 12 point 3)', () =
     expect(formatValue(p('VersionNumber'), '17')).toBe('17');
     expect(formatValue(p('Boolean'), true)).toBe('LblYes');
     expect(formatValue(p('Boolean'), false)).toBe('LblNo');
+  });
+});
+
+describe('formatCount: the list total (issue 24: a count stopped at the cap shows "50 of 10,000+")', () => {
+  it('groups the digits in the user language and marks a capped count with +', () => {
+    expect(formatCount(10_000, true)).toBe('10,000+');
+    expect(formatCount(1234, false)).toBe('1,234');
+    expect(formatCount(0, false)).toBe('0');
   });
 });

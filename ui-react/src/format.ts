@@ -6,6 +6,9 @@ import { language, t } from './i18n.js';
 /** The locale of Intl formatting for the current language (the catalogue's cz is cs). */
 export const locale = (): string => (language.value === 'cz' ? 'cs' : language.value);
 
+/** A list's total in the user's number format; a count stopped at the server's cap reads "10,000+" (issue 24). */
+export const formatCount = (count: number, capped: boolean): string => `${count.toLocaleString(locale())}${capped ? '+' : ''}`;
+
 /** The options of a property: its rich options, else its plain options. */
 export const optionsOf = (p: Property): RichOption[] =>
   p.richOptions && p.richOptions.length > 0 ? p.richOptions : ((p.options ?? []) as Array<{ value?: unknown; label?: unknown }>).filter((o): o is RichOption => typeof o.value === 'number' && typeof o.label === 'string');

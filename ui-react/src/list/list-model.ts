@@ -106,6 +106,8 @@ export const listModel = ({
   const pageSize = signal(Math.max(PAGE_SIZE, Number(memory.get(pageSizeKey(name))) || PAGE_SIZE));
   const rows = signal<EntityRecord[] | null>(null);
   const count = signal<number | null>(null);
+  /** The count stopped at the server's cap (issue 24): the list says "50 of 10,000+". */
+  const countIsCapped = signal(false);
   const more = signal(false);
   const loading = signal(false);
   const selected = signal<ReadonlySet<string>>(new Set());
@@ -183,6 +185,7 @@ export const listModel = ({
       batch(() => {
         rows.value = res.records as EntityRecord[];
         count.value = res.count;
+        countIsCapped.value = res.countIsCapped === true;
         more.value = res.moreRecords;
       });
     } catch (e) {
@@ -298,6 +301,7 @@ export const listModel = ({
     pageSize: pageSize as ReadonlySignal<number>,
     rows: rows as ReadonlySignal<EntityRecord[] | null>,
     count: count as ReadonlySignal<number | null>,
+    countIsCapped: countIsCapped as ReadonlySignal<boolean>,
     more: more as ReadonlySignal<boolean>,
     loading: loading as ReadonlySignal<boolean>,
     selected: selected as ReadonlySignal<ReadonlySet<string>>,

@@ -6,6 +6,7 @@ import type { Entity, MessageKey, QuickFilter as QuickFilterT, ViewModeName } fr
 import { checkPermissionString, kanbanFieldName, QuickFilter, visibleQuickFilters } from '../core.js';
 import { useApi } from '../api/context.js';
 import { useT } from '../i18n.js';
+import { formatCount } from '../format.js';
 import { ScriptCommands } from '../scripts/script-ui.js';
 import { caller, entityOf, guiObjects, parsedBody, session } from '../state/session.js';
 import { session as sessionStore } from '../state/storage.js';
@@ -153,7 +154,7 @@ const EntityList = ({ name }: { name: string }) => {
       {model.mode.value !== 'kanban' && (
         <div className="list-foot">
           <span className="muted small" aria-live="polite">
-            {model.rows.value && model.count.value !== null ? t('MsgShowingOf', { shown: model.rows.value.length, count: model.count.value }) : ''}
+            {model.rows.value && model.count.value !== null ? t('MsgShowingOf', { shown: model.rows.value.length, count: formatCount(model.count.value, model.countIsCapped.value) }) : ''}
             {model.selected.value.size > 0 ? ` · ${t('MsgSelected', { n: model.selected.value.size })}` : ''}
           </span>
           {model.more.value && (
