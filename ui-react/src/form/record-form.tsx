@@ -17,7 +17,7 @@ import { PanelView, type PanelContext } from './panels.js';
 import type { QuickCreateProps } from './quick-create.js';
 import { NEW_ID, recordFormModel, STAGE_FIELD, type ModifiedBy, type SaveResult } from './record-form-model.js';
 import { CommandBar } from './record-commands.js';
-import { useFormScripts } from '../scripts/script-ui.js';
+import { useFormScripts, useWizardNextCommand } from '../scripts/script-ui.js';
 
 export { STAGE_FIELD } from './record-form-model.js';
 
@@ -68,6 +68,7 @@ const RecordFormScreen = ({ entity, form, entityName, id: routeId, formName, ini
     [api, entity, form, routeId, init, scripts],
   );
   const proceeding = useRef(false);
+  const runWizardNextCommand = useWizardNextCommand(entityName, model);
 
   /**
    * A version conflict (issue 23 item 11) is titled 'This record was modified by {modifier}' and
@@ -200,6 +201,7 @@ const RecordFormScreen = ({ entity, form, entityName, id: routeId, formName, ini
     recordId: model.isNew ? undefined : model.id,
     participate: model.participate,
     // Spec 001 section 4: moving to a later wizard step saves the record with process_stage_index set.
+    runWizardNextCommand,
     onWizardStep: async (_panel, index) =>
       entity.properties.some((p) => p.logicalName === STAGE_FIELD) && !readOnly ? save(false, { [STAGE_FIELD]: index }) : dirty ? save(false) : true,
   };

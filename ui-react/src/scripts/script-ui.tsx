@@ -8,6 +8,7 @@ import { t as translate, type T } from '../i18n.js';
 import { reportError } from '../state/app-errors.js';
 import { caller, guiObjects } from '../state/session.js';
 import { alertDialog, confirmDialog, toast } from '../ui/dialogs.js';
+import type { WizardNextCommandRunner } from '../form/stage-field-wizard.js';
 import { formScriptRunner, type FormScriptRunner } from './form-scripts.js';
 import { runScript, type ScriptHost, type ScriptResult } from './sandbox-runner.js';
 import { scriptHost } from './script-host.js';
@@ -143,4 +144,26 @@ export const ScriptCommands = ({
       ))}
     </>
   );
+};
+
+/**
+ * The wizard's next-step command (spec 001 section 4 "Wizard"; the hook of stage-field-wizard.ts):
+ * after the step's save, the named script runs with the record and `{ step }` (the new stage
+ * index). Its fields go into the form; a veto is said and keeps the wizard on its step, as does a
+ * failure. A name without a script lets the wizard move on.
+ */
+export const useWizardNextCommand = (entity: string, form: { edited: { value: EntityRecord }; applyPatch: (patch: EntityRecord) => void }): WizardNextCommandRunner => {
+  const api = useApi();
+  const host = useScriptHost();
+  return async ({ command, to }) => {
+    const record = form.edited.value;
+    const r = await runNamedScript(api, host, { name: command, event: 'wizardNext', entity, record, selected: [record], params: { step: to } });
+    if (!r) return true;
+    if (r._tag === 'Completed') {
+      form.applyPatch(r.patch);
+      return true;
+    }
+    if (r._tag === 'Vetoed') await alertDialog(r.message, translate('CmdOk'));
+    return false;
+  };
 };
