@@ -35,7 +35,7 @@ export const SurveyResponsePanel = ({ panel, ctx }: CustomPanelProps) => {
   const t = useT();
   const api = useApi();
   const model = useMemo(() => surveyResponseModel({ api, entityOf: (n) => session.value?.entities[n] }), [api]);
-  const [ref, width] = useWidth<HTMLDivElement>();
+  const [ref, width] = useWidth<HTMLElement>();
   const record = ctx.record;
 
   useEffect(() => void model.load(record), [model, record.id, record.templateid, record.versionnumber]);
@@ -83,7 +83,7 @@ export const SurveyResponsePanel = ({ panel, ctx }: CustomPanelProps) => {
         {model.fields.value.length === 0 ? (
           <p className="muted">{t('SurveyNoFields')}</p>
         ) : (
-          <div ref={ref} className="field-grid" style={{ gridTemplateColumns: width > 0 && width < ONE_COLUMN_BELOW ? '1fr' : 'repeat(2, minmax(0, 1fr))' }}>
+          <div className="field-grid" style={{ gridTemplateColumns: width > 0 && width < ONE_COLUMN_BELOW ? '1fr' : 'repeat(2, minmax(0, 1fr))' }}>
             {model.fields.value.map((f) => (
               <FieldRow key={f.name} f={{ ...f, name: ANSWER + f.name, ...(width > 0 && width < ONE_COLUMN_BELOW ? { gridColumn: undefined } : {}) }} ctx={answersCtx} />
             ))}
@@ -110,7 +110,7 @@ export const SurveyResponsePanel = ({ panel, ctx }: CustomPanelProps) => {
   }
 
   return (
-    <section className="panel survey-response" aria-label={panel.label}>
+    <section ref={ref} className="panel survey-response" aria-label={panel.label}>
       {panel.label && <h2 className="panel-title">{panel.label}</h2>}
       {(model.savedTarget.value || model.processed(record)) && (
         <p className="notice success survey-processed" role="status">
