@@ -218,7 +218,10 @@ export const sqlStepCommand = (step: StoreStep): StepCommand => {
         if (limit !== undefined) q = d.kind === 'mssql' ? q.top(limit) : q.limit(limit);
         return q;
       };
-      return { command: { kind: 'all', build }, answer: (r) => r.rows.map((row) => storedRow(e, row)) };
+      // Keyed like get: a rule's select runs in every write, so its text is compiled once.
+      const key = `select:${columnPlanOf(e).id}:${order}:${limit !== undefined}${where.key}`;
+      const params = [...where.params, ...(limit !== undefined ? [limit] : [])];
+      return { command: { kind: 'all', build, key, params }, answer: (r) => r.rows.map((row) => storedRow(e, row)) };
     }
     case 'increment': {
       // One statement that also answers the new value: SQLite RETURNING, SQL Server OUTPUT. SQL
@@ -226,17 +229,38 @@ export const sqlStepCommand = (step: StoreStep): StepCommand => {
       const e = step.entity;
       const vf = versionOf(e);
       const field = fieldOf(e, step.field).logicalName;
+      const round = step.round;
+      if (round !== undefined && !(Number.isInteger(round) && round >= 0 && round <= 10)) throw new Error(`increment: round ${round} is not 0 to 10`);
       const build = (d: SqlDialect) => {
         const sum = sql`COALESCE(${sql.ref(field)}, 0) + ${step.by}`;
-        let q = d.db.updateTable(e.logicalName).set({ [field]: step.round === undefined ? sum : sql`ROUND(${sum}, ${sql.lit(step.round)})` });
+        let q = d.db.updateTable(e.logicalName).set({ [field]: round === undefined ? sum : sql`ROUND(${sum}, ${sql.lit(round)})` });
         if (vf && d.kind === 'sqlite') q = q.set({ [vf]: sql`${sql.ref(vf)} + 1` });
         q = q.where(sql.ref(primaryKeyOf(e)) as any, '=', step.id);
         return d.kind === 'mssql' ? q.output(sql.ref(`inserted.${field}`).as('value') as any) : q.returning(sql.ref(field).as('value') as any);
       };
-      return { command: { kind: 'all', build }, answer: (r) => (r.rows[0] ? Number(r.rows[0].value) : null) };
+      const key = `increment:${columnPlanOf(e).id}:${field}:${round ?? ''}`;
+      return { command: { kind: 'all', build, key, params: [step.by, step.id] }, answer: (r) => (r.rows[0] ? Number(r.rows[0].value) : null) };
+    }
+    case 'incrementWhere': {
+      const e = step.entity;
+      const vf = versionOf(e);
+      const field = fieldOf(e, step.field).logicalName;
+      const where = whereOf(e, step.where);
+      const build = (d: SqlDialect) => {
+        let q = d.db.updateTable(e.logicalName).set({ [field]: sql`COALESCE(${sql.ref(field)}, 0) + ${step.by}` });
+        if (vf && d.kind === 'sqlite') q = q.set({ [vf]: sql`${sql.ref(vf)} + 1` });
+        for (const c of where.conditions(d.kind)) q = q.where(c as any);
+        return d.kind === 'mssql' ? q.output(outputColumns(e) as any) : q.returning(selectColumns(d.kind, e) as any);
+      };
+      const key = `incrementWhere:${columnPlanOf(e).id}:${field}${where.key}`;
+      const answer = (r: SqlResult) => r.rows.map((row) => storedRow(e, row)).sort((a, b) => compareIds(a[primaryKeyOf(e)], b[primaryKeyOf(e)]));
+      return { command: { kind: 'all', build, key, params: [step.by, ...where.params] }, answer };
     }
   }
 };
+
+/** Rows in id order, as the in-memory store answers them (RETURNING gives no order). */
+const compareIds = (a: unknown, b: unknown): number => (String(a) < String(b) ? -1 : String(a) > String(b) ? 1 : 0);
 
 /** A property a step names; an unknown name is a bug in the rule, never a user's input. */
 const fieldOf = (e: Entity, name: string): Property => {
@@ -251,17 +275,35 @@ const fieldOf = (e: Entity, name: string): Property => {
  */
 const whereOf = (e: Entity, where: StepWhere): { key: string; params: unknown[]; conditions: (kind: SqlDialectKind) => RawBuilder<unknown>[] } => {
   // Ids are stored lower-case (SQLite compares text exactly); a rule may hold one in capitals.
-  const entries = Object.entries(where).map(([f, v]): [string, StepValue] => {
+  const entries = Object.entries(where).map(([f, v]): [string, StepValue | StepValue[]] => {
     const form = formOf(fieldOf(e, f));
-    return [f, typeof v === 'string' && (form === 'id' || form === 'lookup') ? v.toLowerCase() : v];
+    const one = (x: StepValue): StepValue => (typeof x === 'string' && (form === 'id' || form === 'lookup') ? x.toLowerCase() : x);
+    return [f, Array.isArray(v) ? v.filter((x: StepValue) => x !== null).map(one) : one(v as StepValue)];
   });
   return {
-    key: entries.map(([f, v]) => `:${f}${v === null ? '?n' : ''}`).join(''),
-    params: entries.filter(([, v]) => v !== null).map(([, v]) => param('sqlite', v as Scalar)),
+    key: entries.map(([f, v]) => `:${f}${v === null ? '?n' : Array.isArray(v) ? `?${v.length}` : ''}`).join(''),
+    params: entries.flatMap(([, v]) => (v === null ? [] : Array.isArray(v) ? v : [v])).map((v) => param('sqlite', v as Scalar)),
     conditions: (kind) =>
-      entries.map(([f, v]) => (v === null ? sql`${sql.ref(f)} IS NULL` : sql`${sql.ref(f)} = ${param(kind, v)}`)),
+      entries.map(([f, v]) =>
+        v === null
+          ? sql`${sql.ref(f)} IS NULL`
+          : Array.isArray(v)
+            ? v.length === 0
+              ? sql`1 = 0`
+              : sql`${sql.ref(f)} IN (${sql.join(v.map((x) => param(kind, x as Scalar)))})`
+            : sql`${sql.ref(f)} = ${param(kind, v)}`,
+      ),
   };
 };
+
+/** Every column of an entity as SQL Server's OUTPUT names them (`inserted.`), the versionnumber as a number. */
+const outputColumns = (e: Entity): RawBuilder<unknown>[] =>
+  e.properties.flatMap((p) => {
+    const col = (c: string) => sql.ref(`inserted.${c}`);
+    if (formOf(p) === 'counter') return [sql`CAST(${col(p.logicalName)} AS bigint)`.as(p.logicalName) as unknown as RawBuilder<unknown>];
+    if (formOf(p) === 'lookup') return [col(p.logicalName).as(p.logicalName) as unknown as RawBuilder<unknown>, col(lookupTargetColumn(p.logicalName)).as(lookupTargetColumn(p.logicalName)) as unknown as RawBuilder<unknown>];
+    return [col(p.logicalName).as(p.logicalName) as unknown as RawBuilder<unknown>];
+  });
 
 /** One storage step as SQL work; answers what the step promises (record-writes.ts StoreStep). */
 export function* sqlStep(step: StoreStep): SqlWork<unknown> {

@@ -1,9 +1,9 @@
 import { left, right, type Either } from 'fp-ts/lib/Either.js';
 import { inputError, type DomainError } from '../errors.js';
-import { primaryKeyOf, type Entity, type Property } from '../metadata/entity.js';
+import type { Entity } from '../metadata/entity.js';
 import { AUDIT_ENTITY } from './audit.js';
 import type { StoredRecord } from './record-rules.js';
-import { incremented, selectRows, updatedWhere, type Steps, type WriteContext, type WriteRule } from './record-writes.js';
+import { incrementedWhere, type Steps, type WriteContext, type WriteRule } from './record-writes.js';
 
 /**
  * Auto numbers (issue 16, Customize > Data > Auto Number): an inu_autonumber row names an entity
@@ -60,39 +60,27 @@ export const autoNumberConfigOf = (row: StoredRecord): AutoNumberConfig => ({
 const NUMERIC = new Set(['Integer', 'Decimal', 'Float', 'Money']);
 const isEmpty = (v: unknown): boolean => v === undefined || v === null || v === '';
 
-/** The field a row numbers: a text or number field of the entity; others (a lookup, a date) are passed over. */
-const numberedField = (e: Entity, name: string): Property | undefined => {
-  const p = e.properties.find((x) => x.logicalName === name.trim().toLowerCase());
-  return p && (p.type === 'String' || NUMERIC.has(p.type)) ? p : undefined;
-};
 
-/** Takes the next number of one inu_autonumber row: the value it held, or null when the row is gone. */
-function* takeNumber(autonumbers: Entity, row: StoredRecord): Steps<number | null> {
-  const id = String(row[primaryKeyOf(autonumbers)]);
-  // An empty next number means the metadata's default, 1; set it once (conditionally, so two
-  // creates doing it at once both count from 1 and then from the increment).
-  if (isEmpty(row.nextnumber)) yield* updatedWhere(autonumbers, id, { nextnumber: 1 }, { nextnumber: null });
-  const next = yield* incremented(autonumbers, id, 'nextnumber');
-  return next === null ? null : next - 1;
-}
+/** The fields of a create that an auto number may fill: text or number fields it leaves empty. */
+const emptyNumberable = (e: Entity, record: StoredRecord): string[] =>
+  e.properties.filter((p) => (p.type === 'String' || NUMERIC.has(p.type)) && isEmpty(record[p.logicalName])).map((p) => p.logicalName);
 
 function* numbered(ctx: WriteContext, entity: Entity, record: StoredRecord): Steps<Either<DomainError, StoredRecord>> {
   const name = entity.logicalName;
   if (name === AUTO_NUMBER_ENTITY || name === AUDIT_ENTITY) return right(record);
   const autonumbers = ctx.lookup(AUTO_NUMBER_ENTITY);
   if (!autonumbers) return right(record);
-  // The few rows of the table, matched here so that 'Account ' names account as the admin meant.
-  const rows = (yield* selectRows(autonumbers, {})).filter((r) => text(r.objectname).trim().toLowerCase() === name);
-  if (rows.length === 0) return right(record);
+  const empty = emptyNumberable(entity, record);
+  if (empty.length === 0) return right(record);
+  // One statement reads the rows of this entity's empty fields and takes a number of each: a
+  // create of an entity without auto numbers costs one UPDATE that matches nothing.
+  const rows = yield* incrementedWhere(autonumbers, { objectname: name, fieldname: empty }, 'nextnumber');
   let out = record;
-  const done = new Set<string>();
   for (const row of rows) {
-    const p = numberedField(entity, text(row.fieldname));
-    // The first row of a field numbers it (rows in id order); a value the caller gave is kept.
-    if (!p || done.has(p.logicalName) || !isEmpty(out[p.logicalName])) continue;
-    done.add(p.logicalName);
-    const n = yield* takeNumber(autonumbers, row);
-    if (n === null) continue;
+    const p = entity.properties.find((x) => x.logicalName === row.fieldname);
+    // A second row for the same field (rows in id order) counts along but numbers nothing.
+    if (!p || !isEmpty(out[p.logicalName])) continue;
+    const n = Number(row.nextnumber) - 1;
     if (NUMERIC.has(p.type)) {
       out = { ...out, [p.logicalName]: n };
       continue;
@@ -105,7 +93,27 @@ function* numbered(ctx: WriteContext, entity: Entity, record: StoredRecord): Ste
   return right(out);
 }
 
+/**
+ * An inu_autonumber row as the rule reads it: entity and field names trimmed and lower-case (as
+ * logical names are, so 'Account ' numbers account), an empty next number 1 (the metadata's default).
+ */
+const normalized = (values: StoredRecord): StoredRecord => {
+  const out = { ...values };
+  for (const f of ['objectname', 'fieldname'])
+    if (typeof out[f] === 'string') out[f] = (out[f] as string).trim().toLowerCase();
+  if ('nextnumber' in out && isEmpty(out.nextnumber)) out.nextnumber = 1;
+  return out;
+};
+
 export const autoNumberRule: WriteRule = {
   name: 'auto numbers',
-  beforeInsert: (ctx, _caller, entity, record) => numbered(ctx, entity, record),
+  *beforeInsert(ctx, _caller, entity, record) {
+    if (entity.logicalName === AUTO_NUMBER_ENTITY) return right(normalized({ nextnumber: null, ...record }));
+    return yield* numbered(ctx, entity, record);
+  },
+  // eslint-disable-next-line require-yield
+  *beforeUpdate(_ctx, _caller, entity, _current, changes) {
+    if (entity.logicalName !== AUTO_NUMBER_ENTITY) return right(changes);
+    return right(normalized(changes));
+  },
 };

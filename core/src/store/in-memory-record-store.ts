@@ -127,6 +127,19 @@ export class InMemoryRecordStore implements RecordStore {
         undo.push(() => t.set(s.id, r));
         return value;
       }
+      case 'incrementWhere': {
+        const t = this.table(s.entity.logicalName);
+        const vf = versionField(s.entity);
+        const out: StoredRecord[] = [];
+        for (const [id, r] of [...t.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+          if (!matches(s.entity, r, s.where)) continue;
+          const next = { ...r, [s.field]: Number(r[s.field] ?? 0) + s.by, ...(vf ? { [vf]: Number(r[vf] ?? 0) + 1 } : {}) };
+          t.set(id, next);
+          undo.push(() => t.set(id, r));
+          out.push({ ...next });
+        }
+        return out;
+      }
     }
   }
 
@@ -218,7 +231,10 @@ const wanted = (e: Entity, f: string, v: StepValue): StepValue => {
   return typeof v === 'string' && (form === 'id' || form === 'lookup') ? v.toLowerCase() : v;
 };
 const matches = (e: Entity, r: StoredRecord, where: StepWhere): boolean =>
-  Object.entries(where).every(([f, v]) => compared(r[f]) === wanted(e, f, v));
+  Object.entries(where).every(([f, v]) => {
+    const have = compared(r[f]);
+    return Array.isArray(v) ? v.some((x: StepValue) => have === wanted(e, f, x)) : have === wanted(e, f, v as StepValue);
+  });
 /** Empty first, then numbers or text in their order (as SQL orders ascending with NULLs first). */
 const compareStored = (a: StoredRecord[string] | undefined, b: StoredRecord[string] | undefined): number => {
   const x = compared(a);

@@ -54,12 +54,19 @@ export type StoreStep =
    * value, or null when no row has that id. The row stays locked to other writers until the
    * transaction ends (auto numbers: no duplicates, no gaps; a parent's total: no lost update).
    */
-  | { kind: 'increment'; entity: Entity; id: string; field: string; by: number; round?: number };
+  | { kind: 'increment'; entity: Entity; id: string; field: string; by: number; round?: number }
+  /**
+   * One statement: adds `by` to the number field `field` (empty counts as 0) of every row whose
+   * fields equal `where`, increasing their versionnumber; answers those rows as written (SQLite
+   * RETURNING, SQL Server OUTPUT), locked to other writers until the transaction ends. A rule that
+   * reads its configuration and takes a number in one statement (auto numbers).
+   */
+  | { kind: 'incrementWhere'; entity: Entity; where: StepWhere; field: string; by: number };
 
 /** A step's value to compare: a lookup field compares its id; null matches an empty field. */
 export type StepValue = string | number | boolean | null;
-/** Fields of the entity and the value each must equal (AND). */
-export type StepWhere = Readonly<Record<string, StepValue>>;
+/** Fields of the entity and the value each must equal, or one of the values of a list (AND). */
+export type StepWhere = Readonly<Record<string, StepValue | readonly StepValue[]>>;
 
 export type Steps<T> = Generator<StoreStep, T, unknown>;
 
@@ -79,6 +86,10 @@ export function* selectRows(entity: Entity, where: StepWhere, options: { orderBy
 /** Adds `by` to a number field of one row and answers its new value, null when there is no such row. */
 export function* incremented(entity: Entity, id: string, field: string, by = 1, round?: number): Steps<number | null> {
   return (yield { kind: 'increment', entity, id, field, by, ...(round === undefined ? {} : { round }) }) as number | null;
+}
+/** Adds `by` to a number field of the rows whose fields equal `where`; answers the rows as written. */
+export function* incrementedWhere(entity: Entity, where: StepWhere, field: string, by = 1): Steps<StoredRecord[]> {
+  return (yield { kind: 'incrementWhere', entity, where, field, by }) as StoredRecord[];
 }
 /** A conditional update of one row's `changes` where its fields equal `where`; answers the rows changed. */
 export function* updatedWhere(entity: Entity, id: string, changes: StoredRecord, where: StepWhere): Steps<number> {
