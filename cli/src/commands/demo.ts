@@ -5,7 +5,9 @@ import {
   addUser,
   demoPack,
   generateDemoRecords,
+  REPORT_TEMPLATE_ENTITY,
   systemCaller,
+  systemPack,
   Tokens,
   type DemoOwner,
 } from '@tessera/core/internal';
@@ -52,7 +54,9 @@ export const createDemo = async (c: Container): Promise<Record<string, number>> 
     if (isLeft(id)) throw new CliFailure(`${u.email}: ${id.left.message}`);
     owners.push({ userId: id.right, teamId: teams.get(u.team)!, works: (u.roles as readonly string[]).includes('Technician') ? 'service' : 'sales' });
   }
-  return generateDemoRecords(store, demoPack().entities, owners, { now: clock.now() });
+  // The demo's report templates (issue 20) live in the system pack's report_template.
+  const templates = systemPack().entities.filter((e) => e.logicalName === REPORT_TEMPLATE_ENTITY);
+  return generateDemoRecords(store, [...demoPack().entities, ...templates], owners, { now: clock.now() });
 };
 
 export const registerDemo = (program: Command): void => {
