@@ -41,6 +41,8 @@ export type DashboardModelOptions = {
   timeZone?: string;
   /** the queries that failed in one load: each message once, with the first error that said it */
   onFailed?: (failures: Array<{ message: string; error: unknown }>) => void;
+  /** runs an object's loaderScript (issue 16: ui-react/src/scripts/loader-script.ts); without it the query is used */
+  loader?: (o: DashboardObject, selections: Record<string, QuickFilterSelection>) => Promise<ObjectState>;
 };
 
 export type DashboardModel = ReturnType<typeof dashboardModel>;
@@ -83,6 +85,7 @@ export const dashboardModel = ({
   now = () => new Date(),
   timeZone = Intl.DateTimeFormat().resolvedOptions().timeZone,
   onFailed,
+  loader,
 }: DashboardModelOptions) => {
   const dashboard = computed(dashboardOf);
   const objects = computed(() => dashboard.value.objects);
@@ -118,6 +121,11 @@ export const dashboardModel = ({
   const run = async (o: DashboardObject, q: Plan, n: number): Promise<{ message: string; error: unknown } | null> => {
     const mine = () => perObject.get(o.name) === n;
     try {
+      if (o.loaderScript && loader) {
+        const s = await loader(o, selections.value);
+        if (mine()) setState(o.name, s);
+        return null;
+      }
       if (isLeft(q)) throw new Error(q.left.message);
       const plan = q.right;
       switch (plan._tag) {

@@ -15,6 +15,7 @@ import { Icon } from '../ui/icons.js';
 import { useShell } from '../shell/shell-context.js';
 import { dashboardModel, type DashboardModel } from './dashboard-model.js';
 import { FilterObject, GaugeObject, GridObject, NumberObject, ObjectFailed, ObjectLoading } from './dashboard-objects.js';
+import { useDashboardLoader } from '../scripts/script-ui.js';
 
 /** The chart object draws with uPlot: loaded when a dashboard has a chart. */
 const ChartObject = lazy(() => import('./dashboard-chart.js'));
@@ -67,6 +68,7 @@ const DashboardScreen = ({ name, title }: { name: string; title: string }) => {
   const t = useT();
   const api = useApi();
   const { app, appParam } = useShell();
+  const loader = useDashboardLoader();
   const model = useMemo(
     () =>
       dashboardModel({
@@ -76,13 +78,14 @@ const DashboardScreen = ({ name, title }: { name: string; title: string }) => {
         entityOf: (n) => entityOf(n),
         caller: () => caller.value!,
         memory: sessionStore,
+        loader,
         // Spec 000 section 8: a query that fails to load alerts its message (a lost session is the inactivity popup's).
         onFailed: (failures) => {
           const shown = failures.filter((f) => !(f.error instanceof ServerError && f.error.status === 401));
           if (shown.length > 0) void alertDialog(shown.map((f) => f.message).join('\n'), t('CmdOk'));
         },
       }),
-    [api, name, app],
+    [api, name, app, loader],
   );
   useEffect(() => model.start(), [model]);
   useServerChanges(model, model.entities.value);

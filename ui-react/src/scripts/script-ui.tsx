@@ -1,6 +1,8 @@
 import { useMemo, useRef } from 'react';
 import { useNavigate } from 'react-router';
-import type { Command, Entity, EntityRecord, Form, ScriptEvent, ScriptFailure } from '../core.js';
+import type { Command, DashboardObject, Entity, EntityRecord, Form, QuickFilterSelection, ScriptEvent, ScriptFailure } from '../core.js';
+import type { ObjectState } from '../dashboard/dashboard-model.js';
+import { loaderState } from './loader-script.js';
 import { checkPermissionString, commandPermission, commandScriptName, customCommands, scriptSource } from '../core.js';
 import type { ApiClient } from '../api/client.js';
 import { useApi } from '../api/context.js';
@@ -166,4 +168,27 @@ export const useWizardNextCommand = (entity: string, form: { edited: { value: En
     if (r._tag === 'Vetoed') await alertDialog(r.message, translate('CmdOk'));
     return false;
   };
+};
+
+/**
+ * A dashboard's loaderScript runner (dashboard-model.ts `loader`): the script gets the dashboard's
+ * selections in `context.params.selections`; its answer becomes the object's state
+ * (loader-script.ts). A name without a script shows 'No Object:{name}'.
+ */
+export const useDashboardLoader = (): ((o: DashboardObject, selections: Record<string, QuickFilterSelection>) => Promise<ObjectState>) => {
+  const api = useApi();
+  const host = useScriptHost();
+  const latest = useRef(host);
+  latest.current = host;
+  return useMemo(
+    () => async (o, selections) => {
+      const name = o.loaderScript ?? '';
+      const source = sourceOf(name);
+      if (source === undefined) return { _tag: 'Failed', message: translate('MsgNoObject', { name }) };
+      const r = await runScript({ name, source, event: 'loader', entity: o.objectname ?? '', params: { selections } }, latest.current);
+      if (r._tag === 'ScriptThrew' || r._tag === 'ScriptTimedOut' || r._tag === 'ScriptProtocol') reportError(api, new Error(scriptFailureText(translate, r)), `script ${name}`);
+      return loaderState(r, (f) => (f._tag === 'Vetoed' ? f.message : scriptFailureText(translate, f)));
+    },
+    [api],
+  );
 };
