@@ -116,6 +116,11 @@ describe('the line-item panel on an invoice (issue 19, spec 002 "Line-item panel
     // The line's total and the invoice's total field move at once (spec 002 section 5).
     await poll(() => page.locator('#f-totalamount').inputValue()).toBe(String(total));
     await shot(page, 'line-items-desktop');
+    // Another tab and back: the panel was unmounted, its unsaved line is still there and still saves.
+    await page.getByRole('tab', { name: 'Notes' }).click();
+    await page.getByRole('tab', { name: 'Products' }).click();
+    expect(await panel.getByLabel('Quantity 1').inputValue()).toBe('3');
+    expect(await page.locator('#f-totalamount').inputValue()).toBe(String(total));
 
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Record saved').first().waitFor();

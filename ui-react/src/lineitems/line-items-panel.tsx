@@ -1,8 +1,6 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useMemo, useRef } from 'react';
-import type { FieldValue, Property } from '../core.js';
-import { roundDecimal } from '../core.js';
-import { useApi } from '../api/context.js';
+import { useMemo } from 'react';
+import type { Property } from '../core.js';
 import { formatValue } from '../format.js';
 import { useT } from '../i18n.js';
 import { entityOf } from '../state/session.js';
@@ -10,25 +8,11 @@ import { Icon } from '../ui/icons.js';
 import type { CustomPanelProps } from '../form/custom-panels.js';
 import { LookupInput } from '../form/lookup.js';
 import { useWidth } from '../form/use-width.js';
-import {
-  lineItemsModel,
-  lineItemsParams,
-  type LineItemsModel,
-  type LineItemsParams,
-  type LineView,
-} from './line-items-model.js';
+import { useLineItems } from './use-line-items.js';
+import { lineItemsParams, type LineItemsModel, type LineItemsParams, type LineView } from './line-items-model.js';
 
 /** Below this width the lines are cards, one labelled field a line (spec 002 section 9: narrow threshold 700 px). */
 const NARROW = 700;
-
-const numberOr = (v: FieldValue | undefined): number | null =>
-  typeof v === 'number'
-    ? v
-    : v === null || v === undefined || v === ''
-      ? null
-      : Number.isFinite(Number(v))
-        ? Number(v)
-        : null;
 
 /**
  * The line-item panel (customComponent `lineitems`, spec 002 "Line-item panel"): a product picker
@@ -47,61 +31,12 @@ export default LineItemsPanel;
 const LineItems = ({ panel, ctx, params }: CustomPanelProps & { params: LineItemsParams }) => {
   useSignals();
   const t = useT();
-  const api = useApi();
-  const model = useMemo(
-    () => lineItemsModel({ api, params, parentEntity: ctx.entity.logicalName }),
-    [api, params, ctx.entity.logicalName],
-  );
+  const model = useLineItems(ctx, panel.name, params);
   const lineEntity = entityOf(params.entity)!;
   const prop = (name: string): Property | undefined => lineEntity.properties.find((p) => p.logicalName === name);
   const [ref, width] = useWidth<HTMLElement>();
   const narrow = width > 0 && width < NARROW;
   const productTargets = prop(params.productField)?.targets ?? ['product'];
-
-  useEffect(() => {
-    void model.load(ctx.recordId);
-  }, [model, ctx.recordId]);
-
-  // The parent's total as the user will see it once saved: the stored total moved by the unsaved lines.
-  // `base` is the stored total; `shown` what this panel put in the field (to take it back on undo).
-  const base = useRef<number | null>(null);
-  const shown = useRef<number | undefined>(undefined);
-  const total = numberOr(ctx.record[params.totalField]);
-  const dirty = model.dirty.value;
-  const delta = model.delta.value;
-  useEffect(() => {
-    if (!dirty) {
-      if (shown.current !== undefined && total === shown.current) ctx.setValue(params.totalField, base.current);
-      else base.current = total;
-      shown.current = undefined;
-      return;
-    }
-    const want = roundDecimal((base.current ?? 0) + delta, 2);
-    shown.current = want;
-    if (total !== want) ctx.setValue(params.totalField, want);
-  }, [dirty, delta, total]);
-
-  // Saves with the record: the stored total goes with the record (the server's line-item rule
-  // moves it with each line in the line's own transaction; sending the new total too would count
-  // the lines twice), then the lines in one executemultiple once the parent's id is known.
-  const latest = useRef({ t, model });
-  latest.current = { t, model };
-  useEffect(
-    () =>
-      ctx.participate({
-        dirty: model.dirty,
-        beforeSave: async () => {
-          const m = latest.current.model;
-          if (!m.dirty.value) return {};
-          if (m.problem() === 'noProduct') return { veto: latest.current.t('LineItemsNoProduct') };
-          return { patch: { [params.totalField]: base.current } };
-        },
-        afterSave: async (id) => {
-          if (latest.current.model.dirty.value) await latest.current.model.save(id);
-        },
-      }),
-    [model],
-  );
 
   const status = model.status.value;
   const views = model.views.value;
