@@ -151,6 +151,25 @@ describe('issue 16 triggers: the runner claims, runs and logs each run', () => {
     expect(must(await t.store.retrieveById(t.sys, 'account', account)).telephone1).toBe('555');
   });
 
+  it('a trigger acts with its owner\'s permissions: an owner who may only read accounts cannot update one', async () => {
+    const t = setUp({
+      write: async (run) => {
+        const answer = await run.host.update({ operation: 'update', name: 'account', object: { id: (run.input as { id: string }).id, telephone1: '555' } });
+        return 'error' in answer ? { _tag: 'ScriptFailed', reason: 'thrown', message: `Script ${run.name}: Error: ${answer.error}` } : { _tag: 'ScriptCompleted', value: answer.value };
+      },
+    });
+    const reader = must(await t.store.create(t.sys, 'systemuser', { name: 'Rita Reader', emailaddress: 'rita@example.test' }));
+    const role = must(await t.store.create(t.sys, 'inu_role', { name: 'Account reader', body: JSON.stringify({ permissions: { account: 48 } }) }));
+    must(await t.store.create(t.sys, 'systemuserroles', { roleid: { id: role, name: 'inu_role' }, systemuserid: { id: reader, name: 'systemuser' } }));
+    await t.trigger({ action: 'write', ownerid: { id: reader, name: 'systemuser' } });
+    const account = must(await t.store.create(t.sys, 'account', { name: 'Acme' }));
+    expect(must(await runDueTriggers({ ...t.deps, config: { maxAttempts: 1 } })).failed).toBe(1);
+    const [run] = await t.runs();
+    expect(String(run.error)).toContain('ERR_PERMISSION');
+    expect(t.sandbox.runs[0].input).toMatchObject({ record: { name: 'Acme' } }); // reading is allowed
+    expect(must(await t.store.retrieveById(t.sys, 'account', account)).telephone1 ?? null).toBeNull();
+  });
+
   it('a throwing trigger retries with back-off (2^n) up to the limit, then ends failed with the script\'s error', async () => {
     const t = setUp({ boom: async (run) => ({ _tag: 'ScriptFailed', reason: 'thrown', message: `Script ${run.name} line 1: Error: boom` }) });
     await t.trigger({ action: 'boom' });
