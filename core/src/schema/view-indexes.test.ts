@@ -76,11 +76,11 @@ describe("a pack's calendar views reach the schema through their entities' `inde
   const pack = demoPack();
   const hinted = withViewIndexHints(pack.entities, pack.views ?? []);
   it("the demo's Schedule view (work orders by scheduledstart/scheduledend, also a board) and Lead Board put their indexes into the entities' metadata, once", () => {
-    expect(hinted.find((e) => e.logicalName === 'workorder')?.indexes).toEqual([['scheduledend', 'scheduledstart'], ['status']]);
-    expect(hinted.find((e) => e.logicalName === 'lead')?.indexes).toEqual([['status']]);
+    expect(hinted.find((e) => e.logicalName === 'workorder')?.indexes).toEqual(expect.arrayContaining([['scheduledend', 'scheduledstart'], ['status']]));
+    expect(hinted.find((e) => e.logicalName === 'lead')?.indexes).toEqual(expect.arrayContaining([['status']]));
     expect(withViewIndexHints(hinted, pack.views ?? [])).toEqual(hinted);
-    // entities without such views are left as they are
-    expect(hinted.find((e) => e.logicalName === 'account')).toBe(pack.entities.find((e) => e.logicalName === 'account'));
+    // entities without views are left as they are
+    expect(hinted.find((e) => e.logicalName === 'invoicedetail')).toBe(pack.entities.find((e) => e.logicalName === 'invoicedetail'));
   });
   it('schemaOf makes the declared index; a migration from metadata without it plans exactly that index, and none once applied', () => {
     const withIndex = planMigration(null, hinted);
@@ -107,5 +107,35 @@ describe('a kanban board asks for an index on its lane field, then its order (is
     expect(viewIndexes([board({ kanbanField: 'stage', query: { orders: [{ attribute: 'name' }] } })]).map((v) => v.index.columns)).toEqual([['stage', 'name']]);
     expect(viewIndexes([board({}), { objectname: 'lead', body: { allowedModes: ['list', 'kanban'] } }])).toHaveLength(1);
     expect(viewIndexes([{ objectname: 'lead', body: { viewMode: 'list' } }])).toEqual([]);
+  });
+});
+
+describe('a list view asks for its equality conditions then its sort column; a listed entity gets a full-text name (issue 24)', () => {
+  const listView = (query: NonNullable<IndexedView['body']['query']>, body: Partial<IndexedView['body']> = {}): IndexedView => ({ objectname: 'appointment', body: { viewMode: 'list', query, ...body } });
+  it('equality columns of the top-level and-filter first, then the first order', () => {
+    const v = listView({ filter: { type: 'and', conditions: [{ attribute: 'statecode', operator: 'eq', value: 0 }, { attribute: 'starts', operator: 'ge', value: '2024-01-01' }] }, orders: [{ attribute: 'ends' }] });
+    expect(viewIndexes([v]).map((i) => i.index.columns)).toEqual([['statecode', 'ends']]);
+  });
+  it('nothing without an order, for an or-filter only the order, nothing for a sort by a linked column', () => {
+    expect(viewIndexes([listView({})])).toEqual([]);
+    expect(viewIndexes([listView({ filter: { type: 'or', conditions: [{ attribute: 'statecode', operator: 'eq', value: 0 }] }, orders: [{ attribute: 'ends' }] })]).map((i) => i.index.columns)).toEqual([['ends']]);
+    expect(viewIndexes([listView({ orders: [{ attribute: 'pc.name' }] })])).toEqual([]);
+  });
+  it('the demo: accounts by statecode then name, with a full-text index of name for the search box', () => {
+    const pack = demoPack();
+    const account = withViewIndexHints(pack.entities, pack.views ?? []).find((e) => e.logicalName === 'account')!;
+    expect(account.indexes).toContainEqual(['statecode', 'name']);
+    expect(account.fullText).toEqual(['name']);
+  });
+  it('hints are idempotent for any set of list views (property)', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('starts', 'ends', 'statecode', 'notes'), { maxLength: 3 }), fc.constantFrom('starts', 'ends', 'notes'), (eqs, order) => {
+        const views = [{ kind: 'view', objectname: 'appointment', body: listView({ filter: { type: 'and', conditions: eqs.map((a) => ({ attribute: a, operator: 'eq' as const, value: 1 })) }, orders: [{ attribute: order }] }).body }];
+        const once = withViewIndexHints([appointment], views);
+        expect(withViewIndexHints(once, views)).toEqual(once);
+        const columns = viewIndexes([listView({ filter: { type: 'and', conditions: eqs.map((a) => ({ attribute: a, operator: 'eq' as const, value: 1 })) }, orders: [{ attribute: order }] })])[0].index.columns;
+        expect(columns[columns.length - 1]).toBe(order);
+      }),
+    );
   });
 });
