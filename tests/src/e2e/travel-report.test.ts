@@ -135,7 +135,6 @@ describe('the travel-expense report in a real browser (issue 19)', { timeout: 15
     await page.goto(`${server.url}/!/edit/route_route/${String(report.id)}`);
     const rows = page.locator('.travel-journey .travel-leg');
     await page.locator('.travel-journey').waitFor();
-    await shot(page, 'travel-report-opened-again');
     await poll(() => rows.count()).toBeGreaterThan(2);
     const before = await text(page, '.travel-journey [data-total="distance"]');
     directions.mode = 'denied';
@@ -162,13 +161,27 @@ describe('the travel-expense report in a real browser (issue 19)', { timeout: 15
       localStorage.setItem('tessera.language', 'sk');
     });
     await page.goto(`${server.url}/!/edit/route_route/${String(report.id)}`);
-    await page.locator('.travel-cards .travel-card').first().waitFor();
+    await page
+      .locator('.travel-cards .travel-card')
+      .first()
+      .waitFor()
+      .catch(async (e: unknown) => {
+        await shot(page, 'travel-report-360-failed');
+        throw e;
+      });
     expect(await page.locator('html').getAttribute('data-theme')).toBe('dark');
     await page.getByRole('heading', { name: 'Trasa' }).waitFor();
     await page.getByRole('heading', { name: 'Stravné' }).waitFor();
     await page.getByRole('button', { name: 'Pridať zastávku za úsek 1' }).waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
     await shot(page, 'travel-report-360-dark-sk');
+    await page.locator('.travel-journey .travel-card').nth(1).scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, 'travel-report-360-dark-sk-card.png') });
+    await page.locator('.travel-diet').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, 'travel-report-360-dark-sk-diet.png') });
+    await page.setViewportSize({ width: 1280, height: 1000 });
+    await page.locator('.travel-journey .travel-leg').first().waitFor();
+    await shot(page, 'travel-report-desktop-dark-sk');
     await context.close();
   });
 });
