@@ -1,9 +1,10 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useMemo } from 'react';
 import type { Property } from '../core.js';
+import { mayAccessSome } from '../core.js';
 import { formatValue } from '../format.js';
 import { useT } from '../i18n.js';
-import { entityOf } from '../state/session.js';
+import { caller, entityOf } from '../state/session.js';
 import { Icon } from '../ui/icons.js';
 import type { CustomPanelProps } from '../form/custom-panels.js';
 import { LookupInput } from '../form/lookup.js';
@@ -41,6 +42,13 @@ const LineItems = ({ panel, ctx, params }: CustomPanelProps & { params: LineItem
   const status = model.status.value;
   const views = model.views.value;
   const disabled = ctx.readOnly;
+  // What the user may do to the lines themselves (the server checks each write as well).
+  const me = caller.value;
+  const may = {
+    create: !!me && mayAccessSome(me, 'create', params.entity),
+    update: !!me && mayAccessSome(me, 'update', params.entity),
+    delete: !!me && mayAccessSome(me, 'delete', params.entity),
+  };
   const money = (name: string, v: number | undefined) =>
     v === undefined ? '' : formatValue(prop(name), v, ctx.record);
 
@@ -103,6 +111,7 @@ const LineItems = ({ panel, ctx, params }: CustomPanelProps & { params: LineItem
                     prop={prop}
                     money={money}
                     disabled={disabled}
+                    may={may}
                     narrow={narrow}
                     productTargets={productTargets}
                     productField={params.productField}
@@ -115,7 +124,7 @@ const LineItems = ({ panel, ctx, params }: CustomPanelProps & { params: LineItem
             <button
               type="button"
               className="btn btn-plain"
-              disabled={disabled}
+              disabled={disabled || !may.create}
               onClick={() => {
                 const key = model.add();
                 // The new line's product search takes the focus, as a keyboard user expects.
@@ -142,19 +151,21 @@ type RowProps = {
   prop: (name: string) => Property | undefined;
   money: (name: string, v: number | undefined) => string;
   disabled: boolean;
+  may: { create: boolean; update: boolean; delete: boolean };
   narrow: boolean;
   productTargets: string[];
   productField: string;
 };
 
 /** One line: the product search, three number inputs, the two amounts, remove or keep. */
-const LineRowView = ({ v, i, model, prop, money, disabled, narrow, productTargets, productField }: RowProps) => {
+const LineRowView = ({ v, i, model, prop, money, disabled, may, narrow, productTargets, productField }: RowProps) => {
   const t = useT();
   const { row } = v;
   const id = `li-${row.key}`;
   const n = i + 1;
   const label = (name: string) => prop(name)?.displayName ?? name;
-  const off = disabled || v.deleting;
+  const stored = row.id !== undefined;
+  const off = disabled || v.deleting || (stored && !may.update);
   const numberInput = (
     name: 'quantity' | 'priceperunit' | 'discount',
     value: number | null,
@@ -222,7 +233,7 @@ const LineRowView = ({ v, i, model, prop, money, disabled, narrow, productTarget
           <button
             type="button"
             className="btn btn-plain icon-only"
-            disabled={disabled}
+            disabled={disabled || (stored && !may.delete)}
             aria-label={`${t('LineItemsRemove')} ${n}`}
             title={t('LineItemsRemove')}
             onClick={() => model.remove(row.key)}
