@@ -133,10 +133,15 @@ const hostFor = (store: RecordStore, caller: TriggerCaller): ScriptHost => {
 const cannotRun = (message: string): ScriptOutcome => ({ _tag: 'ScriptFailed', reason: 'sandbox', message });
 
 /** Runs one claimed row's script; the outcome, and whether another attempt could help. */
-const execute = async (deps: TriggerRunDeps, config: TriggerRunConfig, row: RunRow): Promise<{ outcome: ScriptOutcome; final: boolean }> => {
+/** The triggers a pass read, by id: the runs of one trigger read it once per pass. */
+type TriggerCache = Map<string, ReturnType<RecordStore['retrieveById']>>;
+
+const execute = async (deps: TriggerRunDeps, config: TriggerRunConfig, row: RunRow, triggers: TriggerCache): Promise<{ outcome: ScriptOutcome; final: boolean }> => {
   const sys = systemCaller();
   const triggerId = idOf(row.handlerid);
-  const trigger = triggerId === null ? null : await deps.store.retrieveById(sys, TRIGGER_ENTITY, triggerId);
+  let read = triggerId === null ? undefined : triggers.get(triggerId);
+  if (triggerId !== null && read === undefined) triggers.set(triggerId, (read = deps.store.retrieveById(sys, TRIGGER_ENTITY, triggerId)));
+  const trigger = read === undefined ? null : await read;
   if (trigger === null || isLeft(trigger)) return { outcome: cannotRun('Its trigger was deleted'), final: true };
   const t = trigger.right;
   const label = `trigger ${JSON.stringify(typeof t.name === 'string' ? t.name : String(triggerId))}`;
@@ -205,12 +210,13 @@ export const runDueTriggers = async (deps: TriggerRunDeps): Promise<Either<Domai
     byRecord.set(key, [...(byRecord.get(key) ?? []), row]);
   }
   const queues = [...byRecord.values()];
+  const triggers: TriggerCache = new Map();
   const lane = async (): Promise<void> => {
     for (let rows = queues.shift(); rows !== undefined; rows = queues.shift()) {
       for (const row of rows) {
         const claimed = await claim(deps, row, deps.clock.now());
         if (!claimed) continue;
-        const result = await execute(deps, config, row);
+        const result = await execute(deps, config, row, triggers);
         report[await finishRun(deps, config, row, claimed.version, result)]++;
       }
     }
