@@ -3,7 +3,7 @@ import { inputError, type DomainError } from '../errors.js';
 import type { Entity } from '../metadata/entity.js';
 import { AUDIT_ENTITY } from './audit.js';
 import type { StoredRecord } from './record-rules.js';
-import { incrementedWhere, type Steps, type WriteContext, type WriteRule } from './record-writes.js';
+import { incrementedWhere, selectRows, type Steps, type WriteContext, type WriteRule } from './record-writes.js';
 
 /**
  * Auto numbers (issue 16, Customize > Data > Auto Number): an inu_autonumber row names an entity
@@ -72,9 +72,11 @@ function* numbered(ctx: WriteContext, entity: Entity, record: StoredRecord): Ste
   if (!autonumbers) return right(record);
   const empty = emptyNumberable(entity, record);
   if (empty.length === 0) return right(record);
-  // One statement reads the rows of this entity's empty fields and takes a number of each: a
-  // create of an entity without auto numbers costs one UPDATE that matches nothing.
-  const rows = yield* incrementedWhere(autonumbers, { objectname: name, fieldname: empty }, 'nextnumber');
+  // One statement takes a number of each row of this entity's empty fields (a create of an
+  // entity without auto numbers costs just this UPDATE, matching nothing); then they are read.
+  const where = { objectname: name, fieldname: empty };
+  if ((yield* incrementedWhere(autonumbers, where, 'nextnumber')) === 0) return right(record);
+  const rows = yield* selectRows(autonumbers, where);
   let out = record;
   for (const row of rows) {
     const p = entity.properties.find((x) => x.logicalName === row.fieldname);

@@ -130,15 +130,14 @@ export class InMemoryRecordStore implements RecordStore {
       case 'incrementWhere': {
         const t = this.table(s.entity.logicalName);
         const vf = versionField(s.entity);
-        const out: StoredRecord[] = [];
-        for (const [id, r] of [...t.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+        let n = 0;
+        for (const [id, r] of t) {
           if (!matches(s.entity, r, s.where)) continue;
-          const next = { ...r, [s.field]: Number(r[s.field] ?? 0) + s.by, ...(vf ? { [vf]: Number(r[vf] ?? 0) + 1 } : {}) };
-          t.set(id, next);
+          t.set(id, { ...r, [s.field]: Number(r[s.field] ?? 0) + s.by, ...(vf ? { [vf]: Number(r[vf] ?? 0) + 1 } : {}) });
           undo.push(() => t.set(id, r));
-          out.push({ ...next });
+          n++;
         }
-        return out;
+        return n;
       }
     }
   }

@@ -57,9 +57,9 @@ export type StoreStep =
   | { kind: 'increment'; entity: Entity; id: string; field: string; by: number; round?: number }
   /**
    * One statement: adds `by` to the number field `field` (empty counts as 0) of every row whose
-   * fields equal `where`, increasing their versionnumber; answers those rows as written (SQLite
-   * RETURNING, SQL Server OUTPUT), locked to other writers until the transaction ends. A rule that
-   * reads its configuration and takes a number in one statement (auto numbers).
+   * fields equal `where`, increasing their versionnumber; answers the rows changed, which stay
+   * locked to other writers until the transaction ends (a `select` then reads them as written).
+   * Auto numbers: an entity without a row costs this one statement, matching nothing.
    */
   | { kind: 'incrementWhere'; entity: Entity; where: StepWhere; field: string; by: number };
 
@@ -87,9 +87,9 @@ export function* selectRows(entity: Entity, where: StepWhere, options: { orderBy
 export function* incremented(entity: Entity, id: string, field: string, by = 1, round?: number): Steps<number | null> {
   return (yield { kind: 'increment', entity, id, field, by, ...(round === undefined ? {} : { round }) }) as number | null;
 }
-/** Adds `by` to a number field of the rows whose fields equal `where`; answers the rows as written. */
-export function* incrementedWhere(entity: Entity, where: StepWhere, field: string, by = 1): Steps<StoredRecord[]> {
-  return (yield { kind: 'incrementWhere', entity, where, field, by }) as StoredRecord[];
+/** Adds `by` to a number field of the rows whose fields equal `where`; answers how many rows changed. */
+export function* incrementedWhere(entity: Entity, where: StepWhere, field: string, by = 1): Steps<number> {
+  return (yield { kind: 'incrementWhere', entity, where, field, by }) as number;
 }
 /** A conditional update of one row's `changes` where its fields equal `where`; answers the rows changed. */
 export function* updatedWhere(entity: Entity, id: string, changes: StoredRecord, where: StepWhere): Steps<number> {
