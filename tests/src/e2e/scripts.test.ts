@@ -100,7 +100,6 @@ describe('scripts in the browser (issue 16)', { timeout: 90_000 }, () => {
     const { context, page } = await newPage(browser);
     await signIn(page, server.url, DEMO_ORG, ADMIN, DEMO_PASSWORD);
     await openForm(page, id);
-    await shot(page, 'validate-before');
     await page.locator('#f-name').fill('A forbidden deal');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await poll(() => dialogText(page).textContent()).toBe('An opportunity name may not say forbidden.');
@@ -130,6 +129,24 @@ describe('scripts in the browser (issue 16)', { timeout: 90_000 }, () => {
     await page.locator('#f-name').fill('Scripted failures fixed');
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await poll(async () => (await admin.fetchRecords({ entity: { name: 'opportunity', attributes: [{ attribute: 'name' }], filter: { conditions: [{ attribute: 'id', operator: 'eq', value: id }] } } }))[0]?.name).toBe('Scripted failures fixed');
+    await context.close();
+  });
+
+  it('a script error at 360 px, dark, in Slovak: the alert names the script and its line, nothing scrolls sideways', async () => {
+    const id = await newOpportunity('Scripted narrow');
+    const { context, page } = await newPage(browser, 360, 760);
+    await signIn(page, server.url, DEMO_ORG, ADMIN, DEMO_PASSWORD);
+    await page.evaluate(() => {
+      localStorage.setItem('tessera.colorTheme', '1');
+      localStorage.setItem('tessera.language', 'sk');
+    });
+    await openForm(page, id);
+    await page.locator('#f-name').fill('THROW narrow');
+    await page.getByRole('button', { name: 'Uložiť', exact: true }).click();
+    await poll(() => dialogText(page).textContent()).toBe('Skript opportunity.validate zlyhal na riadku 3: Error: boom');
+    expect(await page.locator('html').getAttribute('data-theme')).toBe('dark');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await shot(page, 'script-error-360-dark-sk');
     await context.close();
   });
 
