@@ -109,7 +109,9 @@ describe.each(fixtures)('ScriptSandbox contract: %s', (_name, make) => {
     const started = Date.now();
     const o = await sandbox.run(run('const a = []; for (;;) a.push("x".repeat(1 << 20) + a.length);', { limits: { memoryBytes: 8 * 1024 * 1024, timeMs: 300 } }));
     expect(o._tag).toBe('ScriptFailed');
-    expect(Date.now() - started).toBeLessThan(4_000);
+    // Unchecked, this loop runs ~40 s in QuickJS's native string code; the thread is terminated at
+    // the limit plus the grace (the bound leaves room for a replaced thread loading QuickJS on a busy machine).
+    expect(Date.now() - started).toBeLessThan(10_000);
   });
 
   it('a script awaiting something that never happens fails rather than hanging', async () => {
