@@ -96,7 +96,8 @@ describe.each(fixtures)('ScriptSandbox contract: %s', (_name, make) => {
     if (o._tag === 'ScriptFailed') expect(o.message).toContain('trigger "T"');
     expect(Date.now() - started).toBeLessThan(3_000);
     expect(ticks).toBeGreaterThan(10);
-    expect(worstGap).toBeLessThan(200);
+    // Blocked, the loop would hold the event loop for the whole 500 ms limit; a busy shared machine alone gives gaps of some 100 ms.
+    expect(worstGap).toBeLessThan(350);
   });
 
   it('bad script: a huge allocation fails at the memory limit', async () => {

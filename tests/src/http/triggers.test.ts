@@ -113,7 +113,8 @@ describe('issue 16 server triggers (one server)', () => {
     times.sort((a, b) => a - b);
     const p95 = times[Math.floor(times.length * 0.95)];
     expect(times.length).toBeGreaterThan(10);
-    expect(p95).toBeLessThan(250);
+    // A loop on the request thread would hold every request for its 1500 ms limit.
+    expect(p95).toBeLessThan(400);
     const [run] = await until(() => runsOf(api, loop), (rs) => rs.length === 1 && rs[0].status === STATUS.failed, 30_000);
     expect(run.error).toBe('Script trigger "Endless": stopped: it ran past its time limit');
     expect(run.attempts).toBe(3);
