@@ -606,7 +606,7 @@ const familyBudget = (ctx: Context): DemoEntityRecords[] => {
     const typical = (name: string) => BUDGET_LINE_TYPES.find(([n]) => n === name)![3];
     const typeNamed = (name: string) => types.find((t) => t.name === name)!;
     for (const p of working) line(typeNamed('Salary'), Math.round(typical('Salary') * (0.7 + r.next() * 0.8)), p);
-    for (const c of children) line(typeNamed('Child benefit'), typical('Child benefit'), c);
+    // No stored child benefit lines: the budget panel computes the child and parental allowances (core/src/budget).
     for (const name of ['Rent', 'Energy', 'Food', 'Transport']) line(typeNamed(name), Math.round(typical(name) * (0.8 + r.next() * 0.4)));
     if (r.next() < 0.4) line(typeNamed('Loan repayment'), Math.round(typical('Loan repayment') * (0.5 + r.next())));
   }

@@ -76,6 +76,11 @@ describe('the family budget panel (issue 19, spec 002 "Family budget panel")', {
     await poll(() => panel.locator('.budget-row[data-mark="create"]').count()).toBe(1);
     await poll(() => panel.getByTestId('budget-balance').textContent()).not.toBe(balanceBefore);
     await shot(page, 'family-budget-marked');
+    // Another tab and back: the panel was unmounted, its unsaved rows are still there.
+    await page.getByRole('tab', { name: /^Budget Lines/ }).click();
+    await page.getByRole('tab', { name: 'Budget', exact: true }).click();
+    await poll(() => page.locator('section.budget-panel .budget-row[data-mark="create"]').count()).toBe(1);
+    await poll(() => page.locator('section.budget-panel .budget-row[data-mark="delete"]').count()).toBe(1);
 
     await page.getByRole('button', { name: 'Save', exact: true }).click();
     await page.getByText('Record saved').first().waitFor();

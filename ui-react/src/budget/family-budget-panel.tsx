@@ -1,26 +1,20 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
-import { BUDGET_CSV_FILE, BUDGET_IN, BUDGET_OUT, BUDGET_PDF_FILE, intlLocale, optionsOf, type FetchRequest } from '../core.js';
+import { BUDGET_CSV_FILE, BUDGET_IN, BUDGET_OUT, BUDGET_PDF_FILE, intlLocale, type FetchRequest } from '../core.js';
 import { useApi } from '../api/context.js';
 import { language, useT } from '../i18n.js';
-import { entityOf } from '../state/session.js';
 import { Icon } from '../ui/icons.js';
 import type { CustomPanelProps } from '../form/custom-panels.js';
-import { familyBudgetModel, LINE_ENTITY, MAX_BUDGET_LINES, type BudgetRow, type FamilyBudgetModel, type LineValues } from './family-budget-model.js';
+import { LINE_ENTITY, MAX_BUDGET_LINES, type BudgetRow, type FamilyBudgetModel, type LineValues } from './family-budget-model.js';
+import { useFamilyBudget } from './use-family-budget.js';
 
 /**
  * The family budget panel (customComponent `familybudget`, spec 002 sections 2 to 5 and 9): the
  * lines in a grid (a card per line below 640 px), the members' allowances as computed lines,
  * the balance per month, and the exports RodinnyRozpocet.csv (built here with the core's CSV
  * rules) and RodinnyRozpocet.pdf (the server's PDF table of the saved lines, through /api/export).
- * The rows save with the family: the form's Save flushes them (SaveParticipant).
+ * The rows save with the family: the form's Save flushes them (SaveParticipant, use-family-budget.ts).
  */
-
-/** Today in the user's calendar: the allowances are those of today. */
-const today = () => {
-  const d = new Date();
-  return { year: d.getFullYear(), month: d.getMonth() + 1, day: d.getDate() };
-};
 
 /** Starts the browser's download of a file (a Blob's object URL or a one-time link) under a name. */
 const download = (href: string, fileName: string): void => {
@@ -39,39 +33,9 @@ export const FamilyBudgetPanel = ({ panel, ctx }: CustomPanelProps) => {
   useSignals();
   const t = useT();
   const api = useApi();
-  const model = useMemo<FamilyBudgetModel>(() => {
-    // The label of fi_employment.type's options (FamilyLeave): the pack's option set.
-    const employment = entityOf('fi_employment')?.properties.find((p) => p.logicalName === 'type');
-    const options = employment ? optionsOf(employment) : [];
-    return familyBudgetModel({
-      api,
-      today,
-      employmentTypeLabel: options.length ? (v) => options.find((o) => o.value === v)?.label ?? String(v) : undefined,
-    });
-  }, [api]);
+  const model = useFamilyBudget(ctx, panel.name);
   const [pdfBusy, setPdfBusy] = useState(false);
   const [pdfError, setPdfError] = useState('');
-
-  useEffect(() => void model.load(ctx.recordId), [model, ctx.recordId]);
-  useEffect(
-    () =>
-      ctx.participate({
-        beforeSave: async (): Promise<{ veto: string } | { patch?: undefined }> => {
-          const n = model.firstInvalidRow();
-          return n > 0 ? { veto: t('BudgetLineInvalid', { n }) } : {};
-        },
-        afterSave: async (id) => {
-          try {
-            await model.flush(id);
-          } catch (e) {
-            throw new Error(t('BudgetSaveFailed', { error: errorText(e) }));
-          }
-        },
-        dirty: model.dirty,
-      }),
-    // t is read when the save runs; the participant stays registered while the panel is shown
-    [model, ctx.participate],
-  );
 
   const locale = intlLocale(language.value);
   const money = useMemo(() => new Intl.NumberFormat(locale, { style: 'currency', currency: 'EUR' }), [locale]);
@@ -238,29 +202,27 @@ const BudgetRowView = ({ row, index, model, readOnly, members }: { row: BudgetRo
   const deleted = row.mark === 'delete';
   const disabled = readOnly || deleted;
   const set = <K extends keyof LineValues>(field: K, value: LineValues[K]) => model.edit(row.key, field, value);
-  const rowName = v.name || String(index + 1);
+  const n = index + 1;
+  const rowName = v.name || String(n);
   const amountInvalid = v.amount !== null && v.amount < 0;
   return (
     <div className={`budget-row mark-${row.mark}`} role="row" data-mark={row.mark}>
       <label role="cell" data-label={t('BudgetType')}>
-        <span className="sr-only">{t('BudgetType')}</span>
-        <select value={v.type} disabled={disabled} onChange={(e) => set('type', Number(e.target.value))} className={v.type === BUDGET_IN ? 'budget-in' : 'budget-out'}>
+        <select value={v.type} aria-label={`${t('BudgetType')} ${n}`} disabled={disabled} onChange={(e) => set('type', Number(e.target.value))} className={v.type === BUDGET_IN ? 'budget-in' : 'budget-out'}>
           <option value={BUDGET_IN}>{t('BudgetIn')}</option>
           <option value={BUDGET_OUT}>{t('BudgetOut')}</option>
         </select>
       </label>
       <label role="cell" data-label={t('BudgetName')}>
-        <span className="sr-only">{t('BudgetName')}</span>
-        <input id={`budget-name-${row.key}`} list="budget-line-types" value={v.name} maxLength={200} disabled={disabled} aria-invalid={!deleted && v.name.trim() === '' ? true : undefined} onChange={(e) => model.editName(row.key, e.target.value)} />
+        <input id={`budget-name-${row.key}`} aria-label={`${t('BudgetName')} ${n}`} list="budget-line-types" value={v.name} maxLength={200} disabled={disabled} aria-invalid={!deleted && v.name.trim() === '' ? true : undefined} onChange={(e) => model.editName(row.key, e.target.value)} />
       </label>
       <label role="cell" data-label={t('BudgetCategory')}>
-        <span className="sr-only">{t('BudgetCategory')}</span>
-        <input value={v.category} maxLength={100} disabled={disabled} onChange={(e) => set('category', e.target.value)} />
+        <input value={v.category} aria-label={`${t('BudgetCategory')} ${n}`} maxLength={100} disabled={disabled} onChange={(e) => set('category', e.target.value)} />
       </label>
       <label role="cell" data-label={t('BudgetAmount')}>
-        <span className="sr-only">{t('BudgetAmount')}</span>
         <input
           type="number"
+          aria-label={`${t('BudgetAmount')} ${n}`}
           inputMode="decimal"
           min={0}
           step={0.01}
@@ -272,12 +234,10 @@ const BudgetRowView = ({ row, index, model, readOnly, members }: { row: BudgetRo
         />
       </label>
       <label role="cell" data-label={t('BudgetComment')}>
-        <span className="sr-only">{t('BudgetComment')}</span>
-        <input value={v.comment} maxLength={2000} disabled={disabled} onChange={(e) => set('comment', e.target.value)} />
+        <input value={v.comment} aria-label={`${t('BudgetComment')} ${n}`} maxLength={2000} disabled={disabled} onChange={(e) => set('comment', e.target.value)} />
       </label>
       <label role="cell" data-label={t('BudgetPerson')}>
-        <span className="sr-only">{t('BudgetPerson')}</span>
-        <select value={v.personid} disabled={disabled} onChange={(e) => set('personid', e.target.value)}>
+        <select value={v.personid} aria-label={`${t('BudgetPerson')} ${n}`} disabled={disabled} onChange={(e) => set('personid', e.target.value)}>
           <option value="">{t('BudgetFamily')}</option>
           {members.map((p) => (
             <option key={p.id} value={p.id}>

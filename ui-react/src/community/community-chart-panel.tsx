@@ -46,7 +46,16 @@ export const CommunityChartPanel = ({ panel, ctx }: CustomPanelProps) => {
   return (
     <section className="panel community-chart" aria-label={panel.label ?? t('CommunityChartLabel')}>
       {panel.label && <h2 className="panel-title">{panel.label}</h2>}
-      <UplotChart type="bar" categories={categories} series={uplotSeries} ariaLabel={t('CommunityChartLabel')} yRange={SCALE} legend height={260} formatValue={(v) => number.format(v)} />
+      {/* The legend in full: the chart's own cuts labels to 10 characters (a rule of the list's charts). */}
+      <ul className="chart-legend community-legend">
+        {uplotSeries.map((s) => (
+          <li key={s.label}>
+            <i className="chart-swatch" style={{ background: s.color }} aria-hidden="true" />
+            {s.label}
+          </li>
+        ))}
+      </ul>
+      <UplotChart type="bar" categories={categories} series={uplotSeries} ariaLabel={t('CommunityChartLabel')} yRange={SCALE} legend={false} height={260} formatValue={(v) => number.format(v)} />
       {state._tag === 'NoCommunity' && <p className="muted small">{t('CommunityChooseCommunity')}</p>}
       {state._tag === 'Loading' && <p className="muted small">{t('MsgLoading')}</p>}
       {state._tag === 'Failed' && (
@@ -54,7 +63,7 @@ export const CommunityChartPanel = ({ panel, ctx }: CustomPanelProps) => {
           {t('CommunityAverageFailed', { error: state.error })}
         </p>
       )}
-      <table className="dash-table community-scores">
+      <table className="community-scores">
         <thead>
           <tr>
             <th scope="col" />
