@@ -629,7 +629,6 @@ export const cz: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   TravelMeasureFailed: 'Trasu se nepodařilo změřit; vzdálenosti zůstávají původní.',
   TravelUnreadable: 'Uloženou trasu se nepodařilo přečíst: {error}',
   TravelNotAmount: 'Zadejte částku s nejvýše 2 desetinnými místy',
-  TravelEndBeforeStart: 'Úsek nemůže skončit dřív, než začne',
   TravelNoLegs: 'Zatím žádné úseky.',
   TravelDate: 'Datum',
   TravelHours: 'Hodiny',

@@ -588,7 +588,6 @@ export const de: Record<MessageKey, Message<OneOtherPluralCategory>> = {
   TravelMeasureFailed: 'Die Route konnte nicht gemessen werden; die Entfernungen bleiben.',
   TravelUnreadable: 'Die gespeicherte Route ist nicht lesbar: {error}',
   TravelNotAmount: 'Betrag mit höchstens 2 Dezimalstellen eingeben',
-  TravelEndBeforeStart: 'Eine Etappe kann nicht vor ihrem Beginn enden',
   TravelNoLegs: 'Noch keine Etappen.',
   TravelDate: 'Datum',
   TravelHours: 'Stunden',

@@ -596,7 +596,6 @@ export const en = {
   TravelMeasureFailed: 'The route could not be measured; the distances stay as they were.',
   TravelUnreadable: 'The stored route could not be read: {error}',
   TravelNotAmount: 'Enter an amount with at most 2 decimals',
-  TravelEndBeforeStart: 'A leg cannot end before it starts',
   TravelNoLegs: 'No legs yet.',
   TravelDate: 'Date',
   TravelHours: 'Hours',

@@ -634,7 +634,6 @@ export const sk: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   TravelMeasureFailed: 'Trasu sa nepodarilo zmerať; vzdialenosti zostávajú pôvodné.',
   TravelUnreadable: 'Uloženú trasu sa nepodarilo prečítať: {error}',
   TravelNotAmount: 'Zadajte sumu s najviac 2 desatinnými miestami',
-  TravelEndBeforeStart: 'Úsek nemôže skončiť skôr, ako začne',
   TravelNoLegs: 'Zatiaľ žiadne úseky.',
   TravelDate: 'Dátum',
   TravelHours: 'Hodiny',
