@@ -10,10 +10,11 @@ import {
   ShadingType,
   Table,
   TableCell,
+  TableLayoutType,
   TableRow,
   TextRun,
   WidthType,
-  type ITableCellBorders,
+  type ITableBordersOptions,
 } from 'docx';
 import { isLeft, right, type Either } from 'fp-ts/lib/Either.js';
 import type { DocBlock, DocumentModel, ResolvedStyle, TemplateError } from '@tessera/core/internal';
@@ -27,28 +28,45 @@ const FONT = 'DejaVu Sans';
 const ALIGN = { left: AlignmentType.LEFT, center: AlignmentType.CENTER, right: AlignmentType.RIGHT } as const;
 const hex = (color: string | undefined): string | undefined => (color && /^#?[0-9a-f]{6}$/i.test(color) ? color.replace('#', '') : undefined);
 
+/** The document's default run (font and size): a run states only how it differs, which keeps a long table's XML small. */
+const BASE_SIZE = 10;
 /** Lines of a text as runs with breaks between them (Word keeps one paragraph per block). */
-const runs = (text: string, s: ResolvedStyle): TextRun[] =>
-  text.split('\n').map((line, i) => new TextRun({ text: line, break: i > 0 ? 1 : 0, bold: s.bold, italics: s.italic, size: Math.round(s.fontSize * 2), color: hex(s.color), font: FONT }));
+const runs = (text: string, s: ResolvedStyle): TextRun[] => {
+  const color = hex(s.color);
+  const look = {
+    ...(s.bold ? { bold: true } : {}),
+    ...(s.italic ? { italics: true } : {}),
+    ...(s.fontSize !== BASE_SIZE ? { size: Math.round(s.fontSize * 2) } : {}),
+    ...(color && color !== '000000' ? { color } : {}),
+  };
+  return text.split('\n').map((line, i) => new TextRun({ text: line, ...(i > 0 ? { break: 1 } : {}), ...look }));
+};
 
 const NONE = { style: BorderStyle.NONE, size: 0, color: 'FFFFFF' } as const;
 const LINE = { style: BorderStyle.SINGLE, size: 4, color: '888888' } as const;
 const UNDER = { style: BorderStyle.SINGLE, size: 2, color: 'CCCCCC' } as const;
-const borders = (border: boolean): ITableCellBorders => (border ? { top: LINE, bottom: LINE, left: LINE, right: LINE } : { top: NONE, left: NONE, right: NONE, bottom: UNDER });
+/** Borders, cell margins and column widths are the table's, not each cell's (the same look, a fraction of the XML). */
+const borders = (border: boolean): ITableBordersOptions =>
+  border
+    ? { top: LINE, bottom: LINE, left: LINE, right: LINE, insideHorizontal: LINE, insideVertical: LINE }
+    : { top: NONE, bottom: UNDER, left: NONE, right: NONE, insideHorizontal: UNDER, insideVertical: NONE };
+const CELL_MARGINS = { top: 60, bottom: 60, left: 80, right: 80 };
 
-const cell = (text: string, s: ResolvedStyle, align: ResolvedStyle['align'], widthPct: number, border: boolean): TableCell =>
-  new TableCell({
-    width: { size: widthPct, type: WidthType.PERCENTAGE },
-    borders: borders(border),
-    ...(hex(s.background) ? { shading: { type: ShadingType.CLEAR, fill: hex(s.background), color: 'auto' } } : {}),
-    margins: { top: 60, bottom: 60, left: 80, right: 80 },
-    children: [new Paragraph({ alignment: ALIGN[align], children: runs(text, s) })],
+const cell = (text: string, s: ResolvedStyle, align: ResolvedStyle['align']): TableCell => {
+  const fill = hex(s.background);
+  return new TableCell({
+    ...(fill ? { shading: { type: ShadingType.CLEAR, fill, color: 'auto' } } : {}),
+    children: [new Paragraph({ ...(align !== 'left' ? { alignment: ALIGN[align] } : {}), children: runs(text, s) })],
   });
-
-const percents = (weights: readonly number[]): number[] => {
-  const sum = weights.reduce((a, b) => a + b, 0) || 1;
-  return weights.map((w) => (w / sum) * 100);
 };
+
+/** Column widths in twips from the weights over the text width. */
+const twips = (weights: readonly number[], width: number): number[] => {
+  const sum = weights.reduce((a, b) => a + b, 0) || 1;
+  return weights.map((w) => Math.round((w / sum) * width));
+};
+const table = (rows: TableRow[], widths: number[], border: boolean): Table =>
+  new Table({ width: { size: 100, type: WidthType.PERCENTAGE }, columnWidths: widths, layout: TableLayoutType.FIXED, margins: CELL_MARGINS, borders: borders(border), rows });
 
 /**
  * Writes a filled document (the core's layout model) as a Word file with `docx`: the same page
@@ -60,6 +78,7 @@ export const renderReportDocx = async (model: DocumentModel): Promise<Either<Tem
   const size = PAGE_TWIPS[model.page.size];
   const margin = model.page.margins * TWIPS_PER_POINT;
   const pageWidthPt = (model.page.orientation === 'landscape' ? size.height : size.width) / TWIPS_PER_POINT - 2 * model.page.margins;
+  const textWidth = pageWidthPt * TWIPS_PER_POINT;
 
   const add = (b: DocBlock): Either<TemplateError, void> => {
     switch (b.kind) {
@@ -84,29 +103,19 @@ export const renderReportDocx = async (model: DocumentModel): Promise<Either<Tem
         break;
       }
       case 'grid': {
-        const pct = percents(b.widths);
+        const widths = twips(b.widths, textWidth);
         children.push(
-          new Table({
-            width: { size: 100, type: WidthType.PERCENTAGE },
-            rows: b.rows.map((r) => new TableRow({ cantSplit: true, children: pct.map((p, k) => cell(r[k] ?? '', b.style, b.style.align, p, b.border)) })),
-          }),
+          table(b.rows.map((r) => new TableRow({ cantSplit: true, children: widths.map((_, k) => cell(r[k] ?? '', b.style, b.style.align)) })), widths, b.border),
           new Paragraph({ children: [] }),
         );
         break;
       }
       case 'table': {
-        const pct = percents(b.columns.map((c) => c.width));
+        const widths = twips(b.columns.map((c) => c.width), textWidth);
         const row = (cells: readonly string[], s: ResolvedStyle, header: boolean) =>
-          new TableRow({ cantSplit: true, tableHeader: header, children: b.columns.map((c, k) => cell(cells[k] ?? '', s, c.align, pct[k], false)) });
+          new TableRow({ cantSplit: true, ...(header ? { tableHeader: true } : {}), children: b.columns.map((c, k) => cell(cells[k] ?? '', s, c.align)) });
         children.push(
-          new Table({
-            width: { size: 100, type: WidthType.PERCENTAGE },
-            rows: [
-              row(b.columns.map((c) => c.header), b.headerStyle, true),
-              ...b.rows.map((r) => row(r, b.style, false)),
-              ...(b.totals ? [row(b.totals, b.totalStyle, false)] : []),
-            ],
-          }),
+          table([row(b.columns.map((c) => c.header), b.headerStyle, true), ...b.rows.map((r) => row(r, b.style, false)), ...(b.totals ? [row(b.totals, b.totalStyle, false)] : [])], widths, false),
           new Paragraph({ children: [] }),
         );
         break;
@@ -122,6 +131,7 @@ export const renderReportDocx = async (model: DocumentModel): Promise<Either<Tem
   const doc = new Document({
     creator: 'Tessera',
     title: model.title || 'Document',
+    styles: { default: { document: { run: { font: FONT, size: BASE_SIZE * 2 } } } },
     sections: [
       {
         properties: {

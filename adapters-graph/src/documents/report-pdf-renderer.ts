@@ -20,6 +20,31 @@ const fontFiles = (fonts: PdfFonts) => ({
 
 const fontOf = (s: ResolvedStyle): string => (s.bold ? (s.italic ? FONT.boldItalic : FONT.bold) : s.italic ? FONT.italic : FONT.regular);
 
+/**
+ * Parsed fonts kept between documents. pdfkit parses a TTF (fontkit) for every document and warms
+ * its glyph and layout caches on the first text: some 80 ms per font, most of a one-page invoice.
+ * The first document opens each font the ordinary way; later ones get an EmbeddedFont (pdfkit's
+ * own class, taken from that first instance) over the same parsed font, with a subset of their
+ * own. Should pdfkit's internals differ, fonts open the ordinary way.
+ */
+type Opened = { readonly ctor: new (doc: PDFKit.PDFDocument, font: unknown, id: string) => unknown; readonly font: unknown };
+const parsed = new Map<string, Opened>();
+type FontInternals = { _font?: { constructor: Opened['ctor']; font?: unknown }; _fontFamilies?: Record<string, unknown>; _fontCount?: number };
+
+const useFont = (doc: PDFKit.PDFDocument, name: string, file: string): void => {
+  const inner = doc as unknown as FontInternals;
+  const known = parsed.get(file);
+  if (known && inner._fontFamilies && typeof inner._fontCount === 'number' && !inner._fontFamilies[name]) {
+    inner._fontFamilies[name] = new known.ctor(doc, known.font, `F${++inner._fontCount}`);
+    return;
+  }
+  if (known) return;
+  const previous = inner._font;
+  doc.font(name);
+  const opened = inner._font;
+  if (opened && opened !== previous && opened.font && typeof opened.constructor === 'function') parsed.set(file, { ctor: opened.constructor, font: opened.font });
+};
+
 class CannotSplit extends Error {}
 
 /**
@@ -37,23 +62,36 @@ export const renderReportPdf = async (model: DocumentModel, fonts: PdfFonts = de
     autoFirstPage: true,
     info: { Title: model.title || 'Document', Creator: 'Tessera' },
   });
+  const opened = new Map<string, () => void>();
   const chunks: Buffer[] = [];
   doc.on('data', (c: Buffer) => chunks.push(c));
   const done = new Promise<Buffer>((resolve, reject) => {
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
-  for (const [name, file] of Object.entries(fontFiles(fonts))) doc.registerFont(name, file);
+  for (const [name, file] of Object.entries(fontFiles(fonts))) {
+    doc.registerFont(name, file);
+    // Opened only when used (an italic style is rare).
+    opened.set(name, () => useFont(doc, name, file));
+  }
 
   const width = doc.page.width - 2 * m;
   const top = m;
   const bottom = doc.page.height - m;
   let y = top;
 
-  const use = (s: ResolvedStyle) => doc.font(fontOf(s)).fontSize(s.fontSize).fillColor(s.color);
+  const use = (s: ResolvedStyle) => {
+    const name = fontOf(s);
+    opened.get(name)?.();
+    opened.delete(name);
+    return doc.font(name).fontSize(s.fontSize).fillColor(s.color);
+  };
   const cellHeight = (text: string, w: number, s: ResolvedStyle): number => {
     use(s);
-    return doc.heightOfString(text || ' ', { width: Math.max(1, w - 2 * PAD) }) + 2 * PAD;
+    const inner = Math.max(1, w - 2 * PAD);
+    // Most cells hold one short line: measured by width, without running the line wrapper.
+    if (!text.includes('\n') && doc.widthOfString(text) <= inner) return doc.currentLineHeight(true) + 2 * PAD;
+    return doc.heightOfString(text || ' ', { width: inner }) + 2 * PAD;
   };
   const newPage = () => {
     doc.addPage();
