@@ -171,6 +171,36 @@ describe('the line-item panel on an invoice (issue 19, spec 002 "Line-item panel
     await context.close();
   });
 
+  it('a new invoice: its lines are written once it has an id, and its total follows them', async () => {
+    const product = await aProduct();
+    const [account] = await admin.fetchRecords({
+      entity: { name: 'account', attributes: [{ attribute: 'id' }] },
+      page: 1,
+      pageSize: 1,
+    });
+    const init = {
+      name: 'E2E new with lines',
+      customerid: { id: String(account!.id), name: 'account' },
+      invoicedate: '2026-11-21',
+    };
+    const { context, page } = await newPage(browser);
+    await signIn(page, server.url, ORG, ADMIN, PASSWORD);
+    await page.goto(`${server.url}/!/edit/invoice/0?init=${encodeURIComponent(JSON.stringify(init))}`);
+    const panel = page.locator('section.lineitems');
+    await panel.getByRole('button', { name: 'Add product' }).click();
+    await panel.getByRole('combobox', { name: 'Product 1' }).pressSequentially(product.name.slice(0, 8), { delay: 30 });
+    await page.getByRole('option', { name: product.name }).first().click();
+    await poll(() => panel.getByLabel('Price Per Unit 1').inputValue()).toBe(String(product.listprice));
+    await panel.getByLabel('Quantity 1').fill('2');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.waitForURL(/\/edit\/invoice\/[0-9a-f-]{36}/);
+    const id = page.url().split('/').at(-1)!;
+    await poll(async () => (await linesOf(id)).map((l) => l.totalamount)).toEqual([money(2 * product.listprice)]);
+    await poll(() => invoiceTotal(id)).toBe(money(2 * product.listprice));
+    await poll(() => page.locator('#f-totalamount').inputValue()).toBe(String(money(2 * product.listprice)));
+    await context.close();
+  });
+
   it('a demo invoice at 360 px, dark, in Slovak: the lines are cards, nothing scrolls sideways', async () => {
     const [withLines] = await admin.fetchRecords({
       entity: { name: 'invoicedetail', attributes: [{ attribute: 'invoiceid' }] },
