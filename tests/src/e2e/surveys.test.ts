@@ -68,7 +68,7 @@ describe('surveys inside the product (issue 20)', { timeout: 120_000 }, () => {
     await designer.getByLabel('Width: Email').selectOption('Wide');
     await designer.getByLabel('Required: Email').selectOption('Required');
     // Order by drag: Email onto Name's place.
-    await designer.locator('[data-survey-field="emailaddress1"]').dragTo(designer.locator('[data-survey-field="name"]'));
+    await designer.locator('[data-survey-field="emailaddress1"] .survey-drag').dragTo(designer.locator('[data-survey-field="name"] .survey-design-label'));
     await poll(() => fieldOrder(page)).toEqual(['Email', 'Name', 'Lead Status', 'Company']);
     // And by keyboard: Company up twice with Alt+Arrow Up (focus stays on it).
     await designer.locator('[data-survey-field="companyname"]').focus();
