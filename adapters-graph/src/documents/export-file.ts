@@ -6,6 +6,7 @@ import {
   exportPlan,
   exportableEntity,
   jsonExportChunks,
+  primaryKeyOf,
   type Caller,
   type DomainError,
   type Entity,
@@ -40,7 +41,7 @@ export const writeExport = async (
   let failure: DomainError | undefined;
   let count = 0;
   async function* pages() {
-    for await (const page of exportPages(store, caller, plan.request, (e) => (failure = e))) {
+    for await (const page of exportPages(store, caller, plan.request, (e) => (failure = e), plan.keyset, primaryKeyOf(entity))) {
       count += page.length;
       yield page;
     }

@@ -224,7 +224,7 @@ class Builder {
   }
 
   /** FROM, the links with their ON clauses (link filter and the linked entity's read scope), the WHERE. */
-  base(withLabels: boolean): Select {
+  base(withLabels: boolean, keyset = true): Select {
     const { plan } = this;
     let q: Select = this.d.db.selectFrom(`${plan.root.logicalName} as ${ROOT_TABLE}`);
     for (const l of plan.links) {
@@ -241,7 +241,7 @@ class Builder {
         q = q.leftJoin(`${lj.entity.logicalName} as ${lj.alias}`, (j) => j.on(lj.on as RawBuilder<any>));
       }
     }
-    const where = [...this.scopeParts(ROOT_TABLE, plan.root), ...(plan.filter ? [this.filter(plan.filter)] : [])];
+    const where = [...this.scopeParts(ROOT_TABLE, plan.root), ...(plan.filter ? [this.filter(plan.filter)] : []), ...(keyset && plan.after ? [this.filter(plan.after)] : [])];
     if (where.length > 0) q = q.where(and(where) as RawBuilder<any>);
     return q;
   }
@@ -402,7 +402,7 @@ export const compileFetch = (
       : b.page(ordered(q), fetched);
     let count: Select | null = null;
     if (plan.count) {
-      count = cappedCount(d, distinct ? d.db.selectFrom(q.as('q')).select(sql`1`.as('x')) : b.base(false).select(sql`1`.as('x')), countCap);
+      count = cappedCount(d, distinct ? d.db.selectFrom(q.as('q')).select(sql`1`.as('x')) : b.base(false, false).select(sql`1`.as('x')), countCap);
     }
     // Column readers and aliases once per query, not per cell.
     const readers = columns.map((c, i) => ({ key: c.key, read: wireReaderOf(c.column.property), v: `c${i}`, t: `c${i}_t`, l: `c${i}_l`, lookup: isLookup(c.column.property) }));

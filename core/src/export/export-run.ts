@@ -1,6 +1,7 @@
 import { isLeft, left, right, type Either } from 'fp-ts/lib/Either.js';
 import type { DomainError } from '../errors.js';
 import { primaryKeyOf, type Entity, type Property } from '../metadata/entity.js';
+import { FIELD_TYPES } from '../metadata/field-types.js';
 import type { Caller } from '../permissions/types.js';
 import type { RecordStore } from '../ports/record-store.js';
 import type { FetchRequest } from '../query/query.js';
@@ -25,7 +26,7 @@ export const exportPlan = (
   options: Pick<ResolvedExportOptions, 'columns'>,
   /** PDF is read by people: without chosen columns, the key (a UUID) is left out. */
   forReading = false,
-): Either<DomainError, { properties: Property[]; request: FetchRequest }> => {
+): Either<DomainError, { properties: Property[]; request: FetchRequest; keyset: readonly string[] | null }> => {
   const fromQuery = request.entity.allattrs ? [] : (request.entity.attributes ?? []).filter((a) => a.aggregate === undefined).map((a) => a.attribute);
   const names = options.columns ?? (fromQuery.length > 0 ? fromQuery : undefined);
   const found = exportProperties(entity, names);
@@ -33,20 +34,32 @@ export const exportPlan = (
   const key = primaryKeyOf(entity);
   const properties = names === undefined && forReading ? found.right.filter((p) => p.logicalName !== key) : found.right;
   const orders = request.entity.orders ?? request.orders ?? [];
-  return right({
-    properties,
-    request: {
-      ...request,
-      entity: {
-        ...request.entity,
-        name: entity.logicalName,
-        allattrs: false,
-        attributes: properties.map((p) => ({ attribute: p.logicalName })),
-        // A stable order keeps pages from overlapping: the query's order, then the key.
-        orders: orders.some((o) => o.attribute === key) ? orders : [...orders, { attribute: key }],
-      },
-    },
+  // A stable order keeps pages from overlapping: the query's order, then the key.
+  const stable = orders.some((o) => o.attribute === key) ? orders : [...orders, { attribute: key }];
+  const planned: FetchRequest = {
+    ...request,
+    entity: { ...request.entity, name: entity.logicalName, allattrs: false, attributes: properties.map((p) => ({ attribute: p.logicalName })), orders: stable },
+  };
+  return right({ properties, request: planned, keyset: keysetOrders(entity, planned, properties) });
+};
+
+/**
+ * The order attributes of an export that can page by keyset (issue 24: page 200 of an export costs
+ * what page 1 does): a plain query of the entity alone, ordered by written fields of its own that
+ * are not lookups (a lookup sorts by its label). Null: the export pages by number.
+ */
+const keysetOrders = (entity: Entity, request: FetchRequest, written: readonly Property[]): readonly string[] | null => {
+  const q = request.entity;
+  if ((q.links ?? []).length > 0 || q.distinct === true || (request.orders ?? []).length > 0) return null;
+  const orders = q.orders ?? [];
+  const ok = orders.every((o) => {
+    if (o.alias !== undefined || (o.entityName !== undefined && o.entityName !== entity.logicalName)) return false;
+    // The key comes back with every row even when it is not written.
+    if (o.attribute === primaryKeyOf(entity)) return true;
+    const p = written.find((w) => w.logicalName === o.attribute);
+    return p !== undefined && FIELD_TYPES[p.type].stored !== 'lookup';
   });
+  return ok ? orders.map((o) => o.attribute) : null;
 };
 
 /** The records of a query, page after page of EXPORT_PAGE_SIZE; a Left stops the export. */
@@ -55,15 +68,23 @@ export async function* exportPages(
   caller: Caller,
   request: FetchRequest,
   onError: (e: DomainError) => void,
+  /** the order attributes when the export pages by keyset (exportPlan's `keyset`), else by page number */
+  keyset: readonly string[] | null = null,
+  key = 'id',
 ): AsyncIterable<RecordPage> {
+  let after: unknown[] | undefined;
   for (let page = 1; ; page++) {
-    const r = await store.retrieveMultiple(caller, { ...request, page, pageSize: EXPORT_PAGE_SIZE, count: page === 1 });
+    const r = await store.retrieveMultiple(caller, { ...request, ...(after ? { page: 1, after } : { page }), pageSize: EXPORT_PAGE_SIZE, count: page === 1 });
     if (isLeft(r)) {
       onError(r.left);
       return;
     }
-    if (r.right.records.length > 0) yield r.right.records;
+    const records = r.right.records;
+    if (records.length > 0) yield records;
     if (!r.right.moreRecords) return;
+    // The next page starts after the last row: its order values, then its key.
+    const last = records[records.length - 1];
+    if (keyset && last) after = [...keyset.map((a) => last[a] ?? null), last[key]];
   }
 }
 

@@ -231,11 +231,11 @@ const aggregateOf = (kind: string, cells: Cell[]): Cell => {
   }
 };
 
-const page = (plan: QueryPlan, records: EntityRecord[]): FetchResult => {
+const page = (plan: QueryPlan, records: EntityRecord[], counted: number = records.length): FetchResult => {
   const start = (plan.page - 1) * plan.pageSize;
   return {
     records: records.slice(start, start + plan.pageSize),
-    count: plan.count ? records.length : null,
+    count: plan.count ? counted : null,
     page: plan.page,
     pageSize: plan.pageSize,
     moreRecords: records.length > start + plan.pageSize,
@@ -299,7 +299,7 @@ export const evaluateQuery = (plan: QueryPlan, source: EvaluationSource): FetchR
       ? shape.columns.map((c) => ({ cells: columnSortCells(source, row, c.column), descending: false }))
       : [ROOT_TABLE, ...plan.links.map((l) => l.table)].map((t) => ({ cells: [cellOf(row[t], pkOf(plan, t))], descending: false }))),
   ];
-  let keyed = rows.map((row) => ({ rec: project(row), keys: orderKeys(row) }));
+  let keyed = rows.map((row) => ({ row, rec: project(row), keys: orderKeys(row) }));
   if (shape.distinct) {
     const seen = new Set<string>();
     keyed = keyed.filter(({ rec }) => {
@@ -316,5 +316,8 @@ export const evaluateQuery = (plan: QueryPlan, source: EvaluationSource): FetchR
     }
     return 0;
   });
-  return page(plan, keyed.map((k) => k.rec));
+  // Keyset paging: the rows after the given one; the count stays that of the whole query.
+  const after = plan.after;
+  const shown = after ? keyed.filter((k) => filterHolds(after, k.row)) : keyed;
+  return page(plan, shown.map((k) => k.rec), keyed.length);
 };

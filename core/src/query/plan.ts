@@ -60,6 +60,8 @@ export type QueryPlan = {
   page: number;
   pageSize: number;
   count: boolean;
+  /** keyset paging: only rows after the request's `after` row in the query's order (not counted against the count) */
+  after?: PlanFilter;
 };
 
 /** The table key of the root entity. */

@@ -115,7 +115,18 @@ export type EntityQuery = t.TypeOf<typeof EntityQuery>;
 export const FetchRequest = t.intersection(
   [
     t.type({ entity: EntityQuery }),
-    t.partial({ page: t.number, pageSize: t.number, count: t.boolean, orders: t.array(Order) }),
+    t.partial({
+      page: t.number,
+      pageSize: t.number,
+      count: t.boolean,
+      orders: t.array(Order),
+      /**
+       * Keyset paging (issue 24, docs/api.md "Keyset paging"): the sort values of the last row
+       * already shown, one per order and then its id; the answer starts after that row, so a deep
+       * page costs what the first does. With page 1 only; the count stays that of the whole query.
+       */
+      after: t.array(t.unknown),
+    }),
   ],
   'FetchRequest',
 );

@@ -105,6 +105,59 @@ export const coerceValue = (ref: ColumnRef, value: unknown): Either<InputError, 
     : fail(`Invalid value for ${ref.entity.logicalName}.${p.logicalName}: ${JSON.stringify(value)?.slice(0, 60)}`);
 };
 
+/**
+ * Keyset paging (issue 24): the rows after a given row in the query's order, as a filter:
+ * `o1 > a1 OR (o1 = a1 AND o2 > a2) OR ... OR (all equal AND id > aid)`, where "after" follows
+ * each order's direction and empty values sort first ascending and last descending, as the
+ * reference evaluator and the SQL stores order them. Plain queries on the root's own fields only
+ * (a lookup sorts by its label, a link adds its ids to the order).
+ */
+const keysetAfter = (after: unknown[], orders: PlanOrder[], root: Entity, page: number, unsupported: boolean): Either<InputError, PlanFilter> => {
+  if (unsupported) return fail('after: keyset paging needs a plain query without links or distinct');
+  if (page !== 1) return fail('after: keyset paging starts at page 1');
+  const pk = primaryKeyOf(root);
+  const idProp = findProperty(root, pk, true);
+  const keys: Array<{ column: ColumnRef; descending: boolean }> = [];
+  for (const o of orders) {
+    if (o.kind !== 'column' || o.column.table !== ROOT_TABLE || FIELD_TYPES[o.column.property.type].stored === 'lookup') {
+      return fail("after: keyset paging orders by the entity's own fields only");
+    }
+    keys.push({ column: o.column, descending: o.descending });
+  }
+  if (!idProp) return fail('after: the entity has no key');
+  keys.push({ column: { table: ROOT_TABLE, entity: root, property: idProp }, descending: false });
+  if (after.length !== keys.length) return fail(`after: ${keys.length} values expected (one per order, then the id)`);
+  const values: Array<Scalar | null> = [];
+  for (let i = 0; i < keys.length; i++) {
+    if (after[i] === null) {
+      values.push(null);
+      continue;
+    }
+    const v = coerceValue(keys[i].column, after[i]);
+    if (isLeft(v)) return v;
+    values.push(v.right);
+  }
+  const never: PlanCondition = { kind: 'null', column: keys[keys.length - 1].column, negate: false };
+  const equal = (i: number): PlanCondition => {
+    const v = values[i];
+    return v === null ? { kind: 'null', column: keys[i].column, negate: false } : { kind: 'compare', column: keys[i].column, operator: 'eq', value: v };
+  };
+  /** The rows that sort strictly after value i in its direction. */
+  const beyond = (i: number): PlanFilter => {
+    const { column, descending } = keys[i];
+    const v = values[i];
+    if (v === null) return descending ? { type: 'and', conditions: [never], filters: [] } : { type: 'and', conditions: [{ kind: 'null', column, negate: true }], filters: [] };
+    const past: PlanCondition = { kind: 'compare', column, operator: descending ? 'lt' : 'gt', value: v };
+    return descending ? { type: 'or', conditions: [past, { kind: 'null', column, negate: false }], filters: [] } : { type: 'and', conditions: [past], filters: [] };
+  };
+  const branches: PlanFilter[] = keys.map((_, i) => ({
+    type: 'and',
+    conditions: Array.from({ length: i }, (_x, j) => equal(j)),
+    filters: [beyond(i)],
+  }));
+  return right({ type: 'or', conditions: [], filters: branches });
+};
+
 const condition = (ctx: Ctx, c: Condition, table: string, entity: Entity): Either<InputError, PlanCondition> => {
   ctx.conditions += 1;
   if (ctx.conditions > QUERY_LIMITS.maxConditions) {
@@ -372,10 +425,14 @@ export const validateQuery = (
   // The rows skipped must be a whole number a database can take (the issue 22 fuzz: page 4.2e15 was a 500).
   if (!Number.isSafeInteger(page * Math.min(size, QUERY_LIMITS.maxPageSize))) return fail(`Invalid page: ${page}`);
 
+  const after = request.after === undefined ? right(undefined) : keysetAfter(request.after, orders, root, page, aggregateQuery || distinct || ctx.links.length > 0);
+  if (isLeft(after)) return after;
+
   return right({
     root,
     links: ctx.links,
     filter: rootFilter,
+    ...(after.right ? { after: after.right } : {}),
     shape: aggregateQuery ? { kind: 'aggregate', columns: aggColumns } : { kind: 'plain', columns: plainColumns, distinct },
     orders,
     page,

@@ -34,11 +34,13 @@ describe('issue 12 point 4: every call decodes its input with the route table\'s
   it('the 400 names the path of the value that failed', async () => {
     const cases: Array<[string, unknown, string]> = [
       ['fetch', { entity: { name: 3 } }, 'ERR_INPUT: Invalid fetch request: entity.name: expected string, got 3'],
+      // keyset paging (issue 24): one value per order, then the id
+      ['fetch', { entity: { name: 'account', orders: [{ attribute: 'name' }] }, after: ['Acme'] }, 'ERR_INPUT: after: 2 values expected (one per order, then the id)'],
       ['update', { operation: 'create', name: 'account', object: [] }, 'ERR_INPUT: Invalid update: object: expected object, got []'],
       ['executemultiple', { records: [{ operation: 'create', name: 7, object: {} }] }, 'records.0.name: expected string, got 7'],
       ['import/commit', { uploadId: 5 }, 'ERR_INPUT: Invalid import commit: uploadId: expected string, got 5'],
       ['export', { query: { entity: {} } }, 'ERR_INPUT: Invalid export body: query.entity.name: expected string, got undefined'],
-      ['export/link', { job: 5 }, 'ERR_INPUT: Invalid export link body: query: expected { entity: EntityQuery }, got undefined; query: expected Partial<{ page: number, pageSize: number, count: boolean, orders: Array<Order> }>, got undefined; job: expected string, got 5'],
+      ['export/link', { job: 5 }, 'ERR_INPUT: Invalid export link body: query: expected { entity: EntityQuery }, got undefined; query: expected Partial<{ page: number, pageSize: number, count: boolean, orders: Array<Order>, after: Array<unknown> }>, got undefined; job: expected string, got 5'],
       ['distance', { url: 5 }, 'ERR_INPUT: Invalid distance body: url: expected string, got 5'],
       ['geocode', { lat: 91, lon: 17 }, 'lat: expected latitude (-90 to 90), got 91'],
       ['surveytarget', { id: 'x' }, 'ERR_INPUT: Invalid survey save to target: id: expected Guid, got "x"'],
