@@ -33,6 +33,9 @@ export type TriggerRunnerSettings = {
   config: Partial<TriggerRunConfig>;
 };
 
+/** The sandbox's threads when TESSERA_TRIGGER_THREADS is not set. */
+export const DEFAULT_SCRIPT_THREADS = 2;
+
 /** TESSERA_TRIGGER_* settings (docs/operations.md); absent or not a positive number: the defaults. */
 export const triggerSettingsFromEnv = (env: Record<string, string | undefined>): TriggerRunnerSettings & { threads?: number; limits: Partial<ScriptLimits> } => {
   const n = (v: string | undefined): number | undefined => (v !== undefined && /^[1-9]\d{0,8}$/.test(v.trim()) ? Number(v.trim()) : undefined);
@@ -49,7 +52,8 @@ export const triggerSettingsFromEnv = (env: Record<string, string | undefined>):
   if (backoff !== undefined) config.backoffMs = backoff;
   if (lease !== undefined) config.leaseMs = lease;
   const threads = n(env.TESSERA_TRIGGER_THREADS);
-  if (threads !== undefined) config.concurrency = threads;
+  // An organization runs on all threads but one: its endless loops leave a thread to the others.
+  config.concurrency = Math.max(1, (threads ?? DEFAULT_SCRIPT_THREADS) - 1);
   return { pollMs: n(env.TESSERA_TRIGGER_POLL_MS) ?? 1_000, config, threads, limits };
 };
 
@@ -159,7 +163,7 @@ export const TriggerTokens = {
 export const triggersModule = (env: Record<string, string | undefined>) =>
   new ContainerModule(({ bind }) => {
     const settings = triggerSettingsFromEnv(env);
-    provide(bind, Tokens.ScriptSandbox, [], () => new QuickJsScriptSandbox({ threads: settings.threads, limits: settings.limits }));
+    provide(bind, Tokens.ScriptSandbox, [], () => new QuickJsScriptSandbox({ threads: settings.threads ?? DEFAULT_SCRIPT_THREADS, limits: settings.limits }));
     provide(
       bind,
       TriggerTokens.Runner,
