@@ -1,3 +1,4 @@
+import { useSignals } from '@preact/signals-react/runtime';
 import { useMemo, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import type { Command, DashboardObject, Entity, EntityRecord, Form, QuickFilterSelection, ScriptEvent, ScriptFailure } from '../core.js';
@@ -121,6 +122,7 @@ export const ScriptCommands = ({
   disabled?: boolean;
   onDone?: (r: ScriptResult) => void;
 }) => {
+  useSignals();
   const api = useApi();
   const host = useScriptHost();
   const runnable = runnableCommands(entity, commands, record);
