@@ -81,10 +81,12 @@ const dropFullText = (name: string): string[] => [
 
 const isFullTextName = (name: string): boolean => nameKey(name).startsWith('tessera_fts_');
 
+// Only the name index of its own compares without case (the search); an index of several columns
+// serves a list's ORDER BY, which sorts as the column does (BINARY), so it keeps the column's collation.
 const createIndex = (table: string, i: Index): string[] =>
   i.fullText
     ? createFullText(table, i)
-    : [`CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX ${quote(i.name)} ON ${quote(table)} (${i.columns.map(indexedColumn).join(', ')})`];
+    : [`CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX ${quote(i.name)} ON ${quote(table)} (${i.columns.map(i.columns.length === 1 ? indexedColumn : quote).join(', ')})`];
 
 /** The scratch table of a rebuild, in the connection's temp schema. */
 const SCRATCH = `temp.${quote('tessera_rebuild')}`;

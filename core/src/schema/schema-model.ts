@@ -183,12 +183,12 @@ export const withDeclaredIndexes = (table: Table, lists: ReadonlyArray<readonly 
     const columns = list.map((c) => findColumn(table, c));
     if (columns.length === 0 || columns.some((c) => c === undefined || !isIndexable(c))) continue;
     const names = columns.map((c) => c!.name);
-    const name = declaredIndexName(table.name, names);
     // The key ends every declared index: pages order by their columns then by the key (a total
     // order), so an index of (columns, key) serves the whole ORDER BY and a page costs its rows
     // (issue 24), not a sort of every row with the same leading values.
     const ordered = nameKey(names[names.length - 1]) === nameKey(table.primaryKey) ? names : [...names, table.primaryKey];
-    const same = (i: Index) => !i.fullText && i.columns.length >= names.length && names.every((n, k) => nameKey(i.columns[k]) === nameKey(n));
+    const name = declaredIndexName(table.name, ordered);
+    const same = (i: Index) => !i.fullText && i.columns.length >= ordered.length && ordered.every((n, k) => nameKey(i.columns[k]) === nameKey(n));
     if (indexes.some(same) || indexes.some((i) => nameKey(i.name) === nameKey(name))) continue;
     indexes.push({ name, columns: ordered, unique: false });
   }

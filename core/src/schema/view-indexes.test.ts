@@ -39,7 +39,7 @@ describe("the schema indexes a calendar view's date fields (issue 14: the month 
   it('the schema gets the index once, only where the table and both columns exist, ending with the key', () => {
     const base = schemaOfAppointments();
     const once = withViewIndexes(base, viewIndexes([calendarView(), calendarView()]));
-    expect(findTable(once, 'appointment')?.indexes.filter((i) => i.name === 'IX_appointment_ends_starts')).toEqual([{ name: 'IX_appointment_ends_starts', columns: ['ends', 'starts', 'id'], unique: false }]);
+    expect(findTable(once, 'appointment')?.indexes.filter((i) => i.name === 'IX_appointment_ends_starts_id')).toEqual([{ name: 'IX_appointment_ends_starts_id', columns: ['ends', 'starts', 'id'], unique: false }]);
     expect(withViewIndexes(base, viewIndexes([calendarView({ calendarEndField: 'missing' })]))).toEqual(base);
     expect(withViewIndexes(base, viewIndexes([{ ...calendarView(), objectname: 'other' }]))).toEqual(base);
     // A long text cannot be an index key: no index.
@@ -49,7 +49,7 @@ describe("the schema indexes a calendar view's date fields (issue 14: the month 
   it('adding it to an applied schema is one create-index step (a migration, no data at risk)', () => {
     const base = schemaOfAppointments();
     expect(diffSchema(base, withViewIndexes(base, viewIndexes([calendarView()])))).toEqual([
-      { kind: 'createIndex', table: 'appointment', index: { name: 'IX_appointment_ends_starts', columns: ['ends', 'starts', 'id'], unique: false }, dataLoss: false },
+      { kind: 'createIndex', table: 'appointment', index: { name: 'IX_appointment_ends_starts_id', columns: ['ends', 'starts', 'id'], unique: false }, dataLoss: false },
     ]);
   });
 
@@ -58,7 +58,7 @@ describe("the schema indexes a calendar view's date fields (issue 14: the month 
     const s = schemaOfMetadata(demoPack().entities);
     if (!isRight(s)) throw new Error('schema');
     const indexed = withViewIndexes(s.right, viewIndexes(views));
-    expect(findTable(indexed, 'workorder')?.indexes.map((i) => i.name)).toContain('IX_workorder_scheduledend_scheduledstart');
+    expect(findTable(indexed, 'workorder')?.indexes.map((i) => i.name)).toContain('IX_workorder_scheduledend_scheduledstart_id');
   });
 
   it('property: adding the view indexes is idempotent', () => {
@@ -86,13 +86,13 @@ describe("a pack's calendar views reach the schema through their entities' `inde
     const withIndex = planMigration(null, hinted);
     if (!isRight(withIndex)) throw new Error('plan');
     const table = findTable(withIndex.right.to, 'workorder')!;
-    expect(table.indexes.map((i) => i.name)).toContain('IX_workorder_scheduledend_scheduledstart');
+    expect(table.indexes.map((i) => i.name)).toContain('IX_workorder_scheduledend_scheduledstart_id');
     const applied = { version: 1, appliedOn: '2026-11-24T00:00:00.000Z', entities: pack.entities };
     const added = planMigration(applied, hinted);
     if (!isRight(added)) throw new Error('plan');
     const created = added.right.plan.map((step) => (step.kind === 'createIndex' ? step.index.name : step.kind));
-    expect(created).toContain('IX_workorder_scheduledend_scheduledstart');
-    expect(created).toContain('IX_lead_status');
+    expect(created).toContain('IX_workorder_scheduledend_scheduledstart_id');
+    expect(created).toContain('IX_lead_status_id');
     expect(added.right.plan.every((step) => step.kind === 'createIndex' && !step.dataLoss)).toBe(true);
     const again = planMigration({ ...applied, entities: hinted }, hinted);
     if (!isRight(again)) throw new Error('plan');

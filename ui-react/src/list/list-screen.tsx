@@ -7,7 +7,8 @@ import { checkPermissionString, kanbanFieldName, QuickFilter, visibleQuickFilter
 import { useApi } from '../api/context.js';
 import { useT } from '../i18n.js';
 import { formatCount } from '../format.js';
-import { ScriptCommands } from '../scripts/script-ui.js';
+import { ScriptCommands, useFetchScriptRunner } from '../scripts/script-ui.js';
+import { withScriptFetches } from '../scripts/fetch-scripts.js';
 import { caller, entityOf, guiObjects, parsedBody, session } from '../state/session.js';
 import { session as sessionStore } from '../state/storage.js';
 import { objectChangedEvent } from '../state/realtime.js';
@@ -61,6 +62,7 @@ const EntityList = ({ name }: { name: string }) => {
   const api = useApi();
   const { appParam } = useShell();
   const [params] = useSearchParams();
+  const runFetchScript = useFetchScriptRunner(name);
   // One model per list; it reads the metadata through these functions, so a refresh reloads it.
   const model = useMemo(
     () =>
@@ -71,7 +73,7 @@ const EntityList = ({ name }: { name: string }) => {
         initialView: params.get('view') ?? '',
         filters: () => {
           const entity = entityOf(name) as Entity;
-          return listQuickFilters(entity, visibleQuickFilters(quickFiltersOf(name, entity.properties.some((p) => p.logicalName === 'ownerid')), (p) => checkPermissionString(caller.value!, p)));
+          return listQuickFilters(entity, visibleQuickFilters(withScriptFetches(quickFiltersOf(name, entity.properties.some((p) => p.logicalName === 'ownerid')), runFetchScript), (p) => checkPermissionString(caller.value!, p)));
         },
         caller: () => caller.value!,
         memory: sessionStore,
