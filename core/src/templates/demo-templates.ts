@@ -37,10 +37,10 @@ export const INVOICE_TEMPLATE: ReportBody = {
       totalStyle: 'total',
       columns: [
         { header: '#', text: '{{$index}}', width: 0.4, align: 'right' },
-        { header: 'Product', text: '{{productid}}', width: 3, total: 'Total' },
-        { header: 'Quantity', text: '{{quantity | number:2}}', width: 1, align: 'right', total: '{{lines | count}} items' },
+        { header: 'Product', text: '{{productid}}', width: 2.6, total: 'Total' },
+        { header: 'Quantity', text: '{{quantity | number:2}}', width: 1.2, align: 'right', total: '{{lines | count}} items' },
         { header: 'Price per unit', text: '{{priceperunit | money}}', width: 1.4, align: 'right' },
-        { header: 'Discount %', text: '{{discount | number}}', width: 0.9, align: 'right' },
+        { header: 'Discount %', text: '{{discount | number}}', width: 1.1, align: 'right' },
         { header: 'Amount', text: '{{totalamount | money}}', width: 1.4, align: 'right', total: '{{lines | sum:totalamount | money}}' },
       ],
     },
