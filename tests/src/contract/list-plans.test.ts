@@ -24,7 +24,6 @@ import { KyselyRecordStore, KyselySchemaStore, openSqlite, sqliteDdl, sqliteKyse
 type View = { name: string; objectname: string; query: EntityQuery };
 
 let db: SqliteDatabase;
-let store: KyselyRecordStore;
 let lookup: (name: string) => Entity | undefined;
 const views: View[] = [];
 const user = randomUUID();
@@ -37,7 +36,6 @@ beforeAll(async () => {
   if (migrated._tag === 'Left') throw new Error(migrated.left.message);
   const applied = (migrated.right.applied as unknown as { entities: Entity[] }).entities;
   lookup = (name) => applied.find((e) => e.logicalName === name);
-  store = new KyselyRecordStore(new SqliteRunner(db), lookup, systemClock, { newId: () => randomUUID() });
   for (const p of packs)
     for (const v of p.views ?? []) {
       const body = v.body as { query?: EntityQuery; viewMode?: string; allowedModes?: string[] };
