@@ -33,6 +33,8 @@ const toProperty = (p: unknown): Property[] => {
 export const toSurvey = (body: unknown): Survey => {
   const b = (body ?? {}) as Record<string, unknown>;
   const meta = parseJson(b.meta) as { properties?: unknown[] } | undefined;
+  // Spec 002 section 8: an invalid survey field panel is logged (the page shows no fields).
+  if (b.meta != null && b.meta !== '' && !Array.isArray(meta?.properties)) console.error('Invalid survey field panel', b.meta);
   return {
     title: String(b.title ?? ''),
     submit_button: typeof b.submit_button === 'string' ? b.submit_button : undefined,

@@ -63,6 +63,8 @@ export const surveyDesignModel = (deps: SurveyDesignDeps) => {
   /** Reads the template (on open, and when another target is chosen elsewhere). A template without meta is reviewed by default. */
   const load = (record: EntityRecord): void => {
     const meta = parsed(record.meta);
+    // Spec 002 section 8: an invalid survey field panel is logged; the designer starts empty.
+    if (typeof record.meta === 'string' && record.meta !== '' && meta === null) console.error('Invalid survey field panel', record.meta);
     batch(() => {
       entityName.value = typeof record.object_name === 'string' ? record.object_name : '';
       const read = readSurveyDesign(meta, entity.value);
