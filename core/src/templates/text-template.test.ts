@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { isLeft, isRight, type Either } from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
-import { layoutReport, parseReportBody, MAX_REPORT_BODY_DEPTH } from './report-template.js';
+import { checkReportBody, layoutReport, parseReportBody, MAX_REPORT_BODY_DEPTH } from './report-template.js';
 import { TEMPLATE_ERRORS, type TemplateError } from './template-errors.js';
 import { escapeTemplateText, fillTextTemplate, MAX_TEMPLATE_DEPTH, parseTextTemplate, renderTextTemplate } from './text-template.js';
 import { INVOICE_TEMPLATE, TRAVEL_REPORT_TEMPLATE } from './demo-templates.js';
@@ -37,6 +37,11 @@ describe('spec 002 section 8, the template errors (exact texts)', () => {
   });
   it("a table naming an image the body lacks is 'Invalid template format'", () => {
     expect(errorOf(layoutReport({ content: [{ type: 'image', image: 'logo' }] }, {}))).toBe('Invalid template format');
+  });
+  it("the editor's check finds the first bad text of a body without data", () => {
+    expect(checkReportBody(JSON.stringify(INVOICE_TEMPLATE))).toBeNull();
+    expect(checkReportBody(JSON.stringify({ content: [{ type: 'grid', cells: [['ok', '{{a']] }] }))?.message).toBe('Invalid formatted text');
+    expect(checkReportBody(JSON.stringify({ content: [{ type: 'table', rows: 'x', columns: [{ text: 'a', total: '[end]' }] }] }))?.message).toBe('Invalid end statement');
   });
   it('an error says where: the offset of the statement', () => {
     const r = parseTextTemplate('ab\n[end]');

@@ -50,6 +50,17 @@ describe('POST /api/document (issue 20)', () => {
     expect(Buffer.from(await docx.arrayBuffer()).subarray(0, 2).toString()).toBe('PK');
   });
 
+  it("format 'layout' answers the filled layout model as JSON (the editor's preview), with the record's values", async () => {
+    const r = await admin.post('document', { entity: 'invoice', id: ids.invoice, body: JSON.stringify(INVOICE_TEMPLATE), format: 'layout', language: 'en' });
+    expect(r.status).toBe(200);
+    const model = (await r.json()) as { title: string; blocks: Array<{ kind: string; rows?: string[][]; totals?: string[] }> };
+    expect(model.title).toMatch(/^Invoice /);
+    const table = model.blocks.find((b) => b.kind === 'table')!;
+    expect(table.rows).toHaveLength(3);
+    expect(table.totals?.[5]).toBe('60.00 €');
+    expect(JSON.stringify(model)).toContain('Čačina s.r.o.');
+  });
+
   it('only a user who may read the record gets its document: another organization and a role without invoices get 404', async () => {
     const theirs = await other.post('document', { entity: 'invoice', id: ids.invoice, body: JSON.stringify(INVOICE_TEMPLATE) });
     expect(theirs.status).toBe(404);
