@@ -79,6 +79,16 @@ describe('the auto-number rule in every create', () => {
     expect(await account(store)).toBe('A002');
   });
 
+  it('undo-delete brings a record back with its own number and takes none', async () => {
+    const store = storeOf();
+    ok(await config(store, { objectname: 'account', fieldname: 'accountnumber', prefix: 'A', nextnumber: 1, digits: 3 }));
+    const id = ok(await store.create(sys, 'account', { name: 'One' }));
+    ok(await store.delete(sys, 'account', { id }));
+    ok(await store.restore(sys, 'account', id));
+    expect(ok(await store.retrieveById(sys, 'account', id)).accountnumber).toBe('A001');
+    expect(nextOf(store)).toBe(2);
+  });
+
   it('a change to inu_autonumber counts from the next create on (no cache to wait for)', async () => {
     const store = storeOf();
     const row = ok(await config(store, { objectname: 'account', fieldname: 'accountnumber', prefix: 'ACC-', nextnumber: 1, digits: 5 }));

@@ -98,6 +98,15 @@ describe('the line-item rule in every write', () => {
     expect(await s.total()).toBe(55);
   });
 
+  it('undo-delete of a line puts its total back on the parent', async () => {
+    const s = await setup();
+    const a = await s.line({ quantity: 1, priceperunit: 40 });
+    ok(await s.store.delete(sys, 'invoicedetail', { id: a }));
+    expect(await s.total()).toBe(0);
+    ok(await s.store.restore(sys, 'invoicedetail', a));
+    expect(await s.total()).toBe(40);
+  });
+
   it('a line moved to another parent leaves the first and joins the second', async () => {
     const s = await setup();
     const other = ok(await s.store.create(sys, 'invoice', { name: 'Other', customerid: ref(s.account, 'account'), invoicedate: '2026-11-21' }));

@@ -337,6 +337,10 @@ export function* restoreRecord(ctx: WriteContext, caller: Caller, entity: string
   const d = decide(caller, 'create', e.right, record);
   if (isLeft(d)) return d;
   if (!(yield* inserted(e.right, record))) return left(inputError(`A ${entity} with id ${id} already exists`));
+  // A restore is a create again for the rules that follow writes (a line's total back on its
+  // parent); it takes no new auto number, so beforeInsert does not run.
+  const ruled = yield* rulesAfterWrite(ctx, caller, { entity: e.right, id: key, operation: 'create', before: null, after: record });
+  if (isLeft(ruled)) return ruled;
   // A restore is a create again: its row lists what came back.
   yield* audited(ctx, caller, ctx.now(), { entity: e.right, id: key, operation: AUDIT_CREATE, name: record.name, body: auditCreated(e.right, record) });
   return right({ id: key, change: change(ctx, entity, key, 'restore') });
