@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import { useSignals } from '@preact/signals-react/runtime';
-import { BUDGET_CSV_FILE, BUDGET_IN, BUDGET_OUT, BUDGET_PDF_FILE, intlLocale, type FetchRequest } from '../core.js';
+import { BUDGET_CSV_FILE, BUDGET_IN, BUDGET_OUT, BUDGET_PDF_FILE, intlLocale, mayAccessSome, type FetchRequest } from '../core.js';
+import { caller } from '../state/session.js';
 import { useApi } from '../api/context.js';
 import { language, useT } from '../i18n.js';
 import { Icon } from '../ui/icons.js';
@@ -44,7 +45,13 @@ export const FamilyBudgetPanel = ({ panel, ctx }: CustomPanelProps) => {
   const balance = model.balance.value;
   const allowances = model.allowances.value;
   const members = model.members.value;
-  const readOnly = ctx.readOnly;
+  // What the user may do to the lines themselves (the server checks each write as well).
+  const me = caller.value;
+  const may = {
+    create: !ctx.readOnly && !!me && mayAccessSome(me, 'create', LINE_ENTITY),
+    update: !ctx.readOnly && !!me && mayAccessSome(me, 'update', LINE_ENTITY),
+    delete: !ctx.readOnly && !!me && mayAccessSome(me, 'delete', LINE_ENTITY),
+  };
 
   const exportCsv = () => {
     const url = URL.createObjectURL(new Blob([model.csv(language.value)], { type: 'text/csv;charset=utf-8' }));
@@ -138,7 +145,7 @@ export const FamilyBudgetPanel = ({ panel, ctx }: CustomPanelProps) => {
                 </span>
               </div>
               {rows.map((r, i) => (
-                <BudgetRowView key={r.key} row={r} index={i} model={model} readOnly={readOnly} members={members} />
+                <BudgetRowView key={r.key} row={r} index={i} model={model} may={may} members={members} />
               ))}
             </div>
           )}
@@ -149,7 +156,7 @@ export const FamilyBudgetPanel = ({ panel, ctx }: CustomPanelProps) => {
               </option>
             ))}
           </datalist>
-          {!readOnly && (
+          {may.create && (
             <div className="budget-add">
               <button type="button" className="btn btn-plain" onClick={() => focusRow(model.add(BUDGET_IN))}>
                 <Icon name="plus" /> {t('BudgetAddIncome')}
@@ -196,11 +203,15 @@ const focusRow = (key: string) => requestAnimationFrame(() => document.getElemen
 
 const markKey = { create: 'BudgetMarkNew', update: 'BudgetMarkChanged', delete: 'BudgetMarkDeleted' } as const;
 
-const BudgetRowView = ({ row, index, model, readOnly, members }: { row: BudgetRow; index: number; model: FamilyBudgetModel; readOnly: boolean; members: FamilyBudgetModel['members']['value'] }) => {
+type Allowed = { create: boolean; update: boolean; delete: boolean };
+
+const BudgetRowView = ({ row, index, model, may, members }: { row: BudgetRow; index: number; model: FamilyBudgetModel; may: Allowed; members: FamilyBudgetModel['members']['value'] }) => {
   const t = useT();
   const v = row.values;
   const deleted = row.mark === 'delete';
-  const disabled = readOnly || deleted;
+  // A new row is the user's own until saved; a stored one needs update (and delete to remove it).
+  const disabled = deleted || (row.mark === 'create' ? !may.create : !may.update);
+  const removable = row.mark === 'create' ? may.create : may.delete;
   const set = <K extends keyof LineValues>(field: K, value: LineValues[K]) => model.edit(row.key, field, value);
   const n = index + 1;
   const rowName = v.name || String(n);
@@ -250,7 +261,7 @@ const BudgetRowView = ({ row, index, model, readOnly, members }: { row: BudgetRo
       </label>
       <span role="cell" className="budget-row-end">
         {row.mark !== 'none' && <span className={`budget-mark mark-${row.mark}`}>{t(markKey[row.mark])}</span>}
-        {!readOnly && (
+        {removable && (
           <button
             type="button"
             className="btn btn-plain btn-icon"
