@@ -1,9 +1,10 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useMemo, useRef } from 'react';
 import { useNavigate } from 'react-router';
-import type { Command, DashboardObject, Entity, EntityRecord, Form, QuickFilterSelection, ScriptEvent, ScriptFailure } from '../core.js';
+import type { Command, DashboardObject, Entity, EntityRecord, FetchFragment, Form, QuickFilterSelection, ScriptEvent, ScriptFailure } from '../core.js';
 import type { ObjectState } from '../dashboard/dashboard-model.js';
 import { loaderState } from './loader-script.js';
+import { fragmentOfResult } from './fetch-scripts.js';
 import { checkPermissionString, commandPermission, commandScriptName, customCommands, scriptSource } from '../core.js';
 import type { ApiClient } from '../api/client.js';
 import { useApi } from '../api/context.js';
@@ -192,5 +193,23 @@ export const useDashboardLoader = (): ((o: DashboardObject, selections: Record<s
       return loaderState(r, (f) => (f._tag === 'Vetoed' ? f.message : scriptFailureText(translate, f)));
     },
     [api],
+  );
+};
+
+/**
+ * The runner of quick filters' script fragments (fetch-scripts.ts): `{ script: name }` in a
+ * customFetch or extraFetch runs that script once; its answer is the fragment.
+ */
+export const useFetchScriptRunner = (entity: string): ((name: string, event: 'customFetch' | 'extraFetch') => Promise<FetchFragment>) => {
+  const api = useApi();
+  const host = useScriptHost();
+  const latest = useRef(host);
+  latest.current = host;
+  return useMemo(
+    () => async (name, event) => {
+      const r = await runNamedScript(api, latest.current, { name, event, entity });
+      return r ? fragmentOfResult(r) : {};
+    },
+    [api, entity],
   );
 };
