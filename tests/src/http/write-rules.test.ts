@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { runCli } from '@tessera/cli';
 import { lineItemTotals, sumDecimal } from '@tessera/core/internal';
 import { Api, startHarness, type Harness } from './http-harness.js';
 
@@ -111,6 +112,33 @@ describe('write rules over HTTP', () => {
       expect(await stale.text()).toMatch(/^ERR_8001/);
     });
   });
+
+  it('tessera demo: the next account and invoice take the numbers after the demo\'s; every invoice total is the sum of its lines', async () => {
+    process.env.TESSERA_LOG_LEVEL = 'silent';
+    const out = vi.spyOn(process.stdout, 'write').mockImplementation(() => true);
+    try {
+      expect(await runCli(['demo', '--data', h.dataDir])).toBe(0);
+    } finally {
+      out.mockRestore();
+    }
+    const api = new Api(h.url);
+    expect((await api.login('demo', 'admin@demo.test', 'tessera-demo')).status).toBe(200);
+    const count = async (entity: string) => (await api.fetchRecords({ entity: { name: entity, attributes: [{ attribute: 'id' }] }, count: true, pageSize: 1 })).count!;
+    const accounts = await count('account');
+    const id = strip(await api.create('account', { name: 'After the demo' }));
+    expect(await numberOf(api, id)).toBe(`ACC-${String(accounts + 1).padStart(5, '0')}`);
+    const invoices = (await api.fetchRecords({ entity: { name: 'invoice', attributes: [{ attribute: 'totalamount' }] }, pageSize: 5000 })).records;
+    const lines = (await api.fetchRecords({ entity: { name: 'invoicedetail', attributes: [{ attribute: 'invoiceid' }, { attribute: 'totalamount' }] }, pageSize: 5000 })).records;
+    expect(invoices.length).toBeGreaterThan(0);
+    for (const inv of invoices) {
+      const mine = lines.filter((l) => (l.invoiceid as { id: string }).id === inv.id).map((l) => l.totalamount as number);
+      expect(inv.totalamount, String(inv.id)).toBe(sumDecimal(mine));
+    }
+    const customer = strip(await api.create('account', { name: 'Customer' }));
+    const invoice = strip(await api.create('invoice', { name: 'New', customerid: { id: customer, name: 'account' }, invoicedate: '2026-11-25' }));
+    const number = (await api.fetchRecords({ entity: { name: 'invoice', attributes: [{ attribute: 'invoicenumber' }], filter: { conditions: [{ attribute: 'id', operator: 'eq', value: invoice }] } } })).records[0].invoicenumber;
+    expect(number).toBe(`INV-${String(invoices.length + 1).padStart(5, '0')}`);
+  }, 120_000);
 
   describe('line-item totals (issue 19)', () => {
     const lineTotal = (quantity: number, price: number, discount: number): number => {
