@@ -33,7 +33,7 @@ beforeAll(async () => {
   const entities = withViewIndexHints(packs.flatMap((p) => p.entities), packs.flatMap((p) => p.views ?? []));
   db = openSqlite(':memory:');
   const migrated = await migrateSchema(new KyselySchemaStore(sqliteKysely(db), sqliteDdl, systemClock), entities);
-  if (migrated._tag === 'Left') throw new Error(migrated.left.message);
+  if (migrated._tag === 'Left') throw new Error(JSON.stringify(migrated.left));
   const applied = (migrated.right.applied as unknown as { entities: Entity[] }).entities;
   lookup = (name) => applied.find((e) => e.logicalName === name);
   for (const p of packs)
