@@ -162,6 +162,9 @@ describe('surveys inside the product (issue 20)', { timeout: 120_000 }, () => {
     expect(leads[0]).toMatchObject({ companyname: 'Čačina Stavby a syn', emailaddress1: 'jana.cacina@example.sk', status: 1 });
     const [processed] = await answersOf(made.templateId);
     expect(processed).toMatchObject({ status: 2, targetid: leads[0]!.id });
+    // The form shows the record as the server has it now: status Processed, nothing left unsaved.
+    await poll(() => page.locator('input[name="f-status"][value="2"]').isChecked()).toBe(true);
+    expect(await page.getByText('Unsaved changes').count()).toBe(0);
     await panel.getByRole('link', { name: /^Open Lead/ }).click();
     await poll(() => new URL(page.url()).pathname).toBe(`/!/edit/lead/${String(leads[0]!.id)}`);
     await shot(page, 'target-lead');

@@ -8,6 +8,7 @@ import type { CustomPanelProps } from '../form/custom-panels.js';
 import { FieldRow } from '../form/field-row.js';
 import type { PanelContext } from '../form/panel-context.js';
 import { useWidth } from '../form/use-width.js';
+import { objectChangedEvent } from '../state/realtime.js';
 import { session } from '../state/session.js';
 import { Icon } from '../ui/icons.js';
 import { toast } from '../ui/toast.js';
@@ -60,7 +61,10 @@ export const SurveyResponsePanel = ({ panel, ctx }: CustomPanelProps) => {
   const save = async () => {
     if (!ctx.recordId) return;
     const target = await model.saveToTarget(ctx.recordId);
-    if (target) toast(t('SurveySavedToTarget'));
+    if (!target) return;
+    toast(t('SurveySavedToTarget'));
+    // The record changed on the server (status, targetid, version): the form takes it now, as on a realtime change.
+    window.dispatchEvent(new CustomEvent(objectChangedEvent(ctx.entity.logicalName), { detail: { id: ctx.recordId } }));
   };
 
   let body: React.ReactNode;
