@@ -39,7 +39,7 @@ export const documentRoutes = (renderer: DocumentRenderer, guard: RequestHandler
       try {
         const layout = body.format === DOCUMENT_LAYOUT;
         const format = body.format === DOCUMENT_LAYOUT ? undefined : body.format;
-        const prepared = await prepareDocument({ store: s.tenant.store, entities: s.tenant.entities() }, s.caller, { entity: body.entity, id: body.id, source, format }, textFormatFor(body.language));
+        const prepared = await prepareDocument({ store: s.tenant.store, entities: s.tenant.entities() }, s.caller, { entity: body.entity, id: body.id, source, format }, textFormatFor(body.language, body.timeZone));
         if (isLeft(prepared)) return sendDomainError(res, prepared.left);
         // The editor's preview: the filled layout model, drawn by the browser (no file is made).
         if (layout) return void res.status(200).json(prepared.right.model);

@@ -13,12 +13,12 @@ const Format = t.keyof({ ...(Object.fromEntries(DOCUMENT_FORMATS.map((f) => [f, 
 /**
  * POST /api/document (issue 20): the document of one record. Exactly one source: a stored
  * report_template (`template`), a stored hr_doc_template (`textTemplate`), or an unsaved body
- * (`body`, the template editor's live preview). `format` defaults to the template's; `language` (sk, cz, de, en) sets how numbers and dates print.
+ * (`body`, the template editor's live preview). `format` defaults to the template's; `language` (sk, cz, de, en) sets how numbers and dates print, `timeZone` (IANA) the zone of times.
  */
 export const DocumentRequestBody = t.intersection(
   [
     t.type({ entity: bounded(100, 'entity'), id: Guid }),
-    t.partial({ template: Guid, textTemplate: Guid, body: bounded(MAX_REPORT_BODY_CHARS, 'body'), format: Format, language: bounded(10, 'language') }),
+    t.partial({ template: Guid, textTemplate: Guid, body: bounded(MAX_REPORT_BODY_CHARS, 'body'), format: Format, language: bounded(10, 'language'), timeZone: bounded(64, 'time zone') }),
   ],
   'document request',
 );

@@ -3,7 +3,7 @@ import { isLeft, isRight, type Either } from 'fp-ts/lib/Either.js';
 import { describe, expect, it } from 'vitest';
 import { checkReportBody, layoutReport, parseReportBody, MAX_REPORT_BODY_DEPTH } from './report-template.js';
 import { TEMPLATE_ERRORS, type TemplateError } from './template-errors.js';
-import { escapeTemplateText, fillTextTemplate, MAX_TEMPLATE_DEPTH, parseTextTemplate, renderTextTemplate } from './text-template.js';
+import { escapeTemplateText, fillTextTemplate, MAX_TEMPLATE_DEPTH, parseTextTemplate, renderTextTemplate, textFormatFor } from './text-template.js';
 import { INVOICE_TEMPLATE, TRAVEL_REPORT_TEMPLATE } from './demo-templates.js';
 
 const errorOf = <A>(x: Either<TemplateError, A>): string => (isLeft(x) ? x.left.message : 'no error');
@@ -133,4 +133,13 @@ const invoiceData = () => ({
     { productid: { id: 'p', name: 'product', label: 'Pump' }, quantity: 1, priceperunit: 100, totalamount: 100 },
     { productid: { id: 'q', name: 'product', label: 'Valve' }, quantity: 2, priceperunit: 25, totalamount: 50 },
   ],
+});
+
+describe("times print in the reader's zone, days as stored", () => {
+  it('datetime in Europe/Bratislava; a date-only value is the same day in any zone', () => {
+    const fmt = textFormatFor('sk', 'Europe/Bratislava');
+    expect(textOf(fillTextTemplate('{{t | datetime}}', [{ t: '2026-10-01T05:00:00Z' }], fmt)).replace(/\s/g, '')).toBe('1.10.202607:00');
+    expect(textOf(fillTextTemplate('{{d | date}}', [{ d: '2026-10-01' }], textFormatFor('sk', 'America/Los_Angeles'))).replace(/\s/g, '')).toBe('1.10.2026');
+    expect(textFormatFor('de', 'Not/AZone').timeZone).toBe('UTC');
+  });
 });

@@ -125,13 +125,26 @@ export const parseTextTemplate = (source: string): Either<TemplateError, TextTem
   return right((stack[0] as { nodes: TemplateNode[] }).nodes);
 };
 
-/** How values print: the locale (BCP 47) and the currency symbol of `money`. */
-export type TextFormat = { readonly locale: string; readonly currencySymbol: string };
-export const DEFAULT_TEXT_FORMAT: TextFormat = { locale: 'sk-SK', currencySymbol: '€' };
+/** How values print: the locale (BCP 47), the currency symbol of `money`, the time zone of `datetime` (a day prints as stored). */
+export type TextFormat = { readonly locale: string; readonly currencySymbol: string; readonly timeZone: string };
+export const DEFAULT_TEXT_FORMAT: TextFormat = { locale: 'sk-SK', currencySymbol: '€', timeZone: 'UTC' };
 
 /** The number and date formats of the catalogue's languages; Slovak when none is given. */
 const LOCALES: Readonly<Record<string, string>> = { sk: 'sk-SK', cz: 'cs-CZ', de: 'de-DE', en: 'en-GB' };
-export const textFormatFor = (language?: string): TextFormat => ({ ...DEFAULT_TEXT_FORMAT, locale: (language && LOCALES[language]) || DEFAULT_TEXT_FORMAT.locale });
+const knownZone = (zone: string): boolean => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+};
+/** The reader's language and time zone (an unknown zone reads as UTC). */
+export const textFormatFor = (language?: string, timeZone?: string): TextFormat => ({
+  ...DEFAULT_TEXT_FORMAT,
+  locale: (language && LOCALES[language]) || DEFAULT_TEXT_FORMAT.locale,
+  timeZone: timeZone && knownZone(timeZone) ? timeZone : DEFAULT_TEXT_FORMAT.timeZone,
+});
 
 /** The values a template reads: the innermost scope first (an [each] item), then its parents. */
 export type Scope = readonly unknown[];
@@ -214,8 +227,9 @@ const applyFilter = (v: unknown, f: TemplateFilter, fmt: TextFormat): unknown =>
     case 'datetime': {
       const d = dateOf(v);
       if (!d) return plainText(v);
+      // A day (2026-11-05) is the same day everywhere; an instant shows in the reader's zone.
       return new Intl.DateTimeFormat(fmt.locale, {
-        timeZone: 'UTC',
+        timeZone: f.name === 'datetime' && typeof v === 'string' && v.length > 10 ? fmt.timeZone : 'UTC',
         day: 'numeric',
         month: 'numeric',
         year: 'numeric',

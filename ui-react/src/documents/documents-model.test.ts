@@ -23,7 +23,7 @@ describe('issue 20: the Print dialog model', () => {
     expect(m.format.value).toBe('docx');
     const file = await m.generate();
     expect(file?.fileName).toBe('Invoice INV-00001.pdf');
-    expect(document).toHaveBeenCalledWith({ entity: 'invoice', id: INVOICE, template: T2, format: 'docx', language: 'sk' });
+    expect(document).toHaveBeenCalledWith({ entity: 'invoice', id: INVOICE, template: T2, format: 'docx', language: 'sk', timeZone: expect.any(String) });
   });
   it('no templates is an empty list (the dialog says so); a failure keeps the server text without its code', async () => {
     const m = printModel({ api: { fetch: async () => page([]), document: async () => { throw new ServerError(400, 'Bad Request', 'ERR_INPUT: Invalid formatted text'); } } as never, entity: 'lead', recordId: INVOICE, language: 'en' });
@@ -62,7 +62,7 @@ describe('issue 20: the report template editor model', () => {
     expect(m.previewId.value).toBe(INVOICE);
     await m.refreshPreview();
     expect(m.preview.value._tag).toBe('Ready');
-    expect(a.document.mock.calls[0]).toEqual([{ entity: 'invoice', id: INVOICE, body: STARTER_BODY, format: 'layout', language: 'sk' }, expect.anything()]);
+    expect(a.document.mock.calls[0]).toEqual([{ entity: 'invoice', id: INVOICE, body: STARTER_BODY, format: 'layout', language: 'sk', timeZone: expect.any(String) }, expect.anything()]);
     expect(m.dirty.value).toBe(true);
     expect(await m.save()).toBe(T1);
     expect(a.update).toHaveBeenCalledWith('create', 'report_template', { name: 'My invoice', objectname: 'invoice', format: 1, body: STARTER_BODY });

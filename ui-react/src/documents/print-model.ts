@@ -12,6 +12,9 @@ export const failureMessage = (e: unknown): string => {
   return text.replace(/^ERR_[A-Z0-9_]+: /, '');
 };
 
+/** The browser's time zone, in which a document prints times. */
+export const readerTimeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
+
 /** The templates of an entity (report_template.objectname), by name; at most 100. */
 export const templatesOf = async (api: Pick<ApiClient, 'fetch'>, entity: string): Promise<TemplateChoice[]> => {
   const res = await api.fetch({
@@ -64,7 +67,7 @@ export const printModel = ({ api, entity, recordId, language }: { api: PrintApi;
     generating.value = true;
     error.value = null;
     try {
-      return await api.document({ entity, id: recordId as Guid, template: chosen.value as Guid, format: format.value, language });
+      return await api.document({ entity, id: recordId as Guid, template: chosen.value as Guid, format: format.value, language, timeZone: readerTimeZone() });
     } catch (e) {
       error.value = failureMessage(e);
       return null;

@@ -1,7 +1,7 @@
 import { batch, computed, signal } from '@preact/signals-react';
 import { checkReportBody, REPORT_FORMAT_WORD, REPORT_TEMPLATE_ENTITY, templateErrorText, type DocumentModel, type EntityRecord, type Guid } from '@tessera/core/internal';
 import type { ApiClient } from '../api/client.js';
-import { failureMessage } from './print-model.js';
+import { failureMessage, readerTimeZone } from './print-model.js';
 
 export type EditorApi = Pick<ApiClient, 'fetch' | 'update' | 'document'>;
 export type PreviewRecord = { readonly id: string; readonly label: string };
@@ -135,7 +135,7 @@ export const templateEditorModel = ({ api, id, language }: { api: EditorApi; id:
     previewAbort = abort;
     preview.value = { _tag: 'Loading' };
     try {
-      const file = await api.document({ entity: objectname.value, id: previewId.value as Guid, body: body.value, format: 'layout', language }, abort.signal);
+      const file = await api.document({ entity: objectname.value, id: previewId.value as Guid, body: body.value, format: 'layout', language, timeZone: readerTimeZone() }, abort.signal);
       const model = JSON.parse(await file.blob.text()) as DocumentModel;
       if (!abort.signal.aborted) preview.value = { _tag: 'Ready', model };
     } catch (e) {

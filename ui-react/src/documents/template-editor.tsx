@@ -9,7 +9,7 @@ import { toast } from '../ui/dialogs.js';
 import { Icon } from '../ui/icons.js';
 import { forgetTemplates } from './document-commands.js';
 import { DocumentPreview } from './document-preview.js';
-import { downloadBlob, failureMessage } from './print-model.js';
+import { downloadBlob, failureMessage, readerTimeZone } from './print-model.js';
 import { NEW_TEMPLATE_ID, PREVIEW_DELAY_MS, templateEditorModel, type TemplateEditorModel } from './template-editor-model.js';
 
 /** /{appid}/edit/report_template/{id}: the report template editor with a live preview (issue 20). */
@@ -47,7 +47,7 @@ const PreviewPane = ({ model }: { model: TemplateEditorModel }) => {
   const downloadPdf = async () => {
     if (!model.previewId.value) return;
     try {
-      const file = await api.document({ entity: model.objectname.value, id: model.previewId.value as Guid, body: model.body.value, format: model.format.value === 2 ? 'docx' : 'pdf', language: language.value });
+      const file = await api.document({ entity: model.objectname.value, id: model.previewId.value as Guid, body: model.body.value, format: model.format.value === 2 ? 'docx' : 'pdf', language: language.value, timeZone: readerTimeZone() });
       downloadBlob(file.blob, file.fileName);
     } catch (e) {
       toast(t('DocFailed', { error: failureMessage(e) }));
