@@ -14,4 +14,5 @@ export * from './pdf-export.js';
 export * from './report-images.js';
 export * from './report-pdf-renderer.js';
 export * from './report-docx-renderer.js';
+export * from './report-document-thread.js';
 export * from './report-document-renderer.js';

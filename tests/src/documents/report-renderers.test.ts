@@ -2,7 +2,7 @@ import { isLeft, isRight, type Either } from 'fp-ts/lib/Either.js';
 import JSZip from 'jszip';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { describe, expect, it } from 'vitest';
-import { renderReportDocx, renderReportPdf } from '@tessera/adapters-graph';
+import { renderReportDocx, renderReportPdf, ReportDocumentRenderer } from '@tessera/adapters-graph';
 import { INVOICE_TEMPLATE, layoutReport, type DocumentModel, type ReportBody, type TemplateError } from '@tessera/core/internal';
 
 /** The text of each page of a PDF (pdf.js), whitespace folded. */
@@ -68,6 +68,17 @@ describe('issue 20: report documents (pdfkit and docx)', () => {
       expect(holding, `row ${k}`).toBeGreaterThanOrEqual(0);
       expect(pages[holding].includes(`E${k}E`), `row ${k} whole on page ${holding + 1}`).toBe(true);
     }
+  });
+  it('the server draws on a drawing thread: the same bytes come back, and a template error as a value', async () => {
+    const renderer = new ReportDocumentRenderer();
+    const model = ok(layoutReport(INVOICE_TEMPLATE, invoice(3)));
+    const pdf = ok(await renderer.render(model, 'pdf'));
+    expect(norm((await pdfPages(pdf)).join(' '))).toContain('Čačina s.r.o.');
+    const docx = ok(await renderer.render(model, 'docx'));
+    expect(norm(await docxText(docx))).toContain('37,50 €');
+    const tall = ok(layoutReport({ content: [{ type: 'grid', cells: Array.from({ length: 200 }, (_, k) => [`row ${k}`]) }] }, {}));
+    const r = await renderer.render(tall, 'pdf');
+    expect(isLeft(r) && r.left.message).toBe('PDF cannot split grid to page');
   });
   it("a grid taller than a page is 'PDF cannot split grid to page'", async () => {
     const model: DocumentModel = ok(layoutReport({ content: [{ type: 'grid', cells: Array.from({ length: 200 }, (_, k) => [`row ${k}`]) }] }, {}));
