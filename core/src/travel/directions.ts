@@ -35,10 +35,13 @@ export const routeStops = (legs: readonly Leg[]): LatLon[] | null => {
 
 /** The directions request URL of the stops: the first is the origin, the last the destination, the others waypoints. */
 export const directionsUrl = (stops: readonly LatLon[]): string => {
-  const q = new URLSearchParams({ origin: stopText(stops[0]), destination: stopText(stops[stops.length - 1]) });
-  if (stops.length > 2) q.set('waypoints', stops.slice(1, -1).map(stopText).join('|'));
-  return `${DIRECTIONS_URL}?${q.toString()}`;
+  const q: Array<[string, string]> = [['origin', stopText(stops[0])], ['destination', stopText(stops[stops.length - 1])]];
+  if (stops.length > 2) q.push(['waypoints', stops.slice(1, -1).map(stopText).join('|')]);
+  return `${DIRECTIONS_URL}?${q.map(([k, v]) => `${k}=${formEncoded(v)}`).join('&')}`;
 };
+
+/** A query value as URLSearchParams writes it (the core has no URL globals: it runs on bare ECMAScript). */
+const formEncoded = (v: string): string => encodeURIComponent(v).replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`).replace(/%20/g, '+');
 
 const valueOf = (v: unknown): number | null => {
   const value = (v as { value?: unknown } | null | undefined)?.value;
