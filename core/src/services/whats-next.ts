@@ -7,6 +7,12 @@ import { mayAccessSome } from '../permissions/access.js';
 import type { Caller } from '../permissions/types.js';
 import type { Clock } from '../ports/clock.js';
 import { isSystemCaller, systemCaller, type RecordStore } from '../ports/record-store.js';
+import type { ScriptHost, ScriptJson, ScriptSandbox } from '../ports/script-sandbox.js';
+import { FetchRequestBody } from '../api/records.js';
+import { decode } from '../decode.js';
+import { MAX_NESTING_DEPTH, nestsDeeperThan } from '../nesting-depth.js';
+import { scriptSource } from '../scripts/script-names.js';
+import { refineByScript, ruleScriptInput, RULE_SCRIPT_TIME_MS, type RuleScriptRecord } from '../whatsnext/rule-script.js';
 import type { Condition, ConditionValue, FetchRequest } from '../query/query.js';
 import { STATE_ACTIVE } from '../metadata/system-fields.js';
 import {
@@ -29,7 +35,15 @@ import { ruleAgeThreshold, WHATS_NEXT_PAGE_SIZE, whatsNextReferenceDate, type Wh
  * candidates (max of createdon grouped by the related field), never a query per record.
  */
 
-export type WhatsNextDeps = { store: RecordStore; clock: Clock; entities: readonly Entity[] };
+export type WhatsNextDeps = {
+  store: RecordStore;
+  clock: Clock;
+  entities: readonly Entity[];
+  /** Runs the rules' scripts (docs/whats-next.md "Scripts"); without it a rule with a script lists as if it had none. */
+  scripts?: ScriptSandbox;
+  /** Told of each script that failed or is missing (the host logs it); the answer's notes say it too. */
+  reportScriptError?: (message: string) => void;
+};
 
 export type WhatsNextFilters = {
   scheduled: WhatsNextScheduled;
@@ -82,7 +96,7 @@ const statusValueOf = (compared: string, v: string): string | number | boolean |
   return v;
 };
 
-type Evaluation = { items: FollowUp[]; notes: string[] };
+type Evaluation = { items: FollowUp[]; notes: string[]; records?: RuleScriptRecord[] };
 
 /** One rule's follow-ups for the filters: the listed records of its entity, each decided by isDue. */
 const evaluateRule = async (deps: WhatsNextDeps, caller: Caller, rule: NextRule, f: WhatsNextFilters, reference: Date): Promise<Evaluation> => {
@@ -129,13 +143,16 @@ const evaluateRule = async (deps: WhatsNextDeps, caller: Caller, rule: NextRule,
   }
 
   const items: FollowUp[] = [];
+  const records: RuleScriptRecord[] = [];
   const notes: string[] = [];
+  // A rule with a script gives it the status it read (the script may sort on it).
+  const statusRead = rule.script !== null && rule.statusValues.length > 0 ? rule.statusField : null;
   const pages = WHATS_NEXT_MAX_CANDIDATES / WHATS_NEXT_CHUNK;
   for (let page = 1; page <= pages; page++) {
     const request: FetchRequest = {
       entity: {
         name: rule.objectName,
-        attributes: [{ attribute: 'id' }, { attribute: 'name' }, { attribute: 'createdon' }],
+        attributes: [{ attribute: 'id' }, { attribute: 'name' }, { attribute: 'createdon' }, ...(statusRead ? [{ attribute: statusRead }] : [])],
         ...(conditions.length > 0 ? { filter: { type: 'and', conditions } } : {}),
         orders: [{ attribute: 'createdon', descending: true }],
       },
@@ -152,11 +169,84 @@ const evaluateRule = async (deps: WhatsNextDeps, caller: Caller, rule: NextRule,
       const createdon = textOf(c.createdon);
       if (!isDue(thresholds, createdon, newest.right.get(id.toLowerCase()) ?? null)) continue;
       items.push({ id, objectName: rule.objectName, name: textOf(c.name), createdon, info: rule.info, rule: rule.id });
+      if (rule.script !== null) {
+        const last = newest.right.get(id.toLowerCase()) ?? null;
+        records.push({ id, name: textOf(c.name), createdon, ...(statusRead ? { [statusRead]: (c[statusRead] ?? null) as ScriptJson } : {}), ...(related ? { lastrelated: last } : {}) });
+      }
     }
     if (!found.right.moreRecords) break;
     if (page === pages) notes.push(`Rule ${rule.name}: only the newest ${WHATS_NEXT_MAX_CANDIDATES} records were checked`);
   }
-  return { items, notes };
+  return { items, notes, records };
+};
+
+/** A rule script's API: `fetch` as the caller; What's Next only reads, so writes are refused. */
+const readOnlyHost = (store: RecordStore, caller: Caller): ScriptHost => {
+  const refused = async () => ({ error: "ERR_PERMISSION: a What's Next script may only read (fetch)" });
+  return {
+    fetch: async (arg) => {
+      if (nestsDeeperThan(arg, MAX_NESTING_DEPTH)) return { error: `ERR_INPUT: nested deeper than ${MAX_NESTING_DEPTH}` };
+      const q = decode(FetchRequestBody, arg);
+      if (isLeft(q)) return { error: errorText(q.left) };
+      const r = await store.retrieveMultiple(caller, q.right);
+      return isLeft(r) ? { error: errorText(r.left) } : { value: r.right as unknown as ScriptJson };
+    },
+    update: refused,
+    executeMultiple: refused,
+  };
+};
+
+/** The scripts (inu_view kind script) the rules name, read once per call as the system: configuration, like the rules. */
+const loadRuleScripts = async (store: RecordStore, entities: readonly Entity[], rules: readonly NextRule[]): Promise<Either<DomainError, Map<string, string>>> => {
+  const out = new Map<string, string>();
+  const named = rules.some((r) => r.script !== null);
+  if (!named || !entities.some((e) => e.logicalName === 'inu_view')) return right(out);
+  const r = await store.retrieveMultiple(systemCaller(), {
+    entity: {
+      name: 'inu_view',
+      attributes: [{ attribute: 'name' }, { attribute: 'kind' }, { attribute: 'body' }],
+      filter: { conditions: [{ attribute: 'kind', operator: 'eq', value: 'script' }] },
+      orders: [{ attribute: 'name' }],
+    },
+    pageSize: 5000,
+  });
+  if (isLeft(r)) return r;
+  const gui = (r.right.records as EntityRecord[]).map((v) => ({ kind: 'script' as const, name: String(v.name ?? ''), body: typeof v.body === 'string' ? v.body : '' }));
+  for (const rule of rules) {
+    if (rule.script === null) continue;
+    const source = scriptSource(gui, rule.script);
+    if (source !== undefined) out.set(rule.script.toLowerCase(), source);
+  }
+  return right(out);
+};
+
+/**
+ * A rule's rows refined by its script (docs/whats-next.md "Scripts"). A script that is missing,
+ * fails (syntax, throw, time limit) or answers something else leaves the rule's rows as they
+ * were: What's Next never breaks for a script; the failure is a note and is reported.
+ */
+const refineRule = async (deps: WhatsNextDeps, caller: Caller, rule: NextRule, e: Evaluation, sources: Map<string, string>): Promise<Evaluation> => {
+  if (rule.script === null || !deps.scripts || e.records === undefined) return e;
+  const failed = (message: string): Evaluation => {
+    deps.reportScriptError?.(`Rule ${rule.name}: ${message}`);
+    return { items: e.items, notes: [...e.notes, `Rule ${rule.name}: ${message}`] };
+  };
+  const source = sources.get(rule.script.toLowerCase());
+  if (source === undefined) return failed(`No Object:${rule.script}`);
+  const outcome = await deps.scripts.run({
+    name: rule.script,
+    source,
+    input: ruleScriptInput(rule, e.records),
+    host: readOnlyHost(deps.store, caller),
+    limits: { timeMs: RULE_SCRIPT_TIME_MS },
+  });
+  if (outcome._tag === 'ScriptFailed') return failed(outcome.message);
+  const refined = refineByScript(rule, e.items, outcome.value);
+  if (isLeft(refined)) return failed(`Script ${rule.script}: ${refined.left}`);
+  // A proposed record opens a new form: only for users who may create the rule's entity.
+  const creates = isSystemCaller(caller) || mayAccessSome(caller, 'create', rule.objectName);
+  const items = creates ? refined.right.items : refined.right.items.filter((f) => f.id !== '0');
+  return { items, notes: [...e.notes, ...refined.right.notes] };
 };
 
 /**
@@ -230,8 +320,10 @@ export const whatsNext = async (deps: WhatsNextDeps, caller: Caller, f: WhatsNex
   const reference = whatsNextReferenceDate(f.scheduled, deps.clock.now(), f.timeZone);
   const perRule: FollowUp[][] = [];
   const notes = [...loaded.right.notes];
+  const sources = deps.scripts ? await loadRuleScripts(deps.store, deps.entities, rules) : right(new Map<string, string>());
+  if (isLeft(sources)) return sources;
   for (const rule of rules) {
-    const e = await evaluateRule(deps, caller, rule, f, reference);
+    const e = await refineRule(deps, caller, rule, await evaluateRule(deps, caller, rule, f, reference), sources.right);
     perRule.push(e.items);
     notes.push(...e.notes);
   }
