@@ -13,6 +13,7 @@ import {
   type ImportFiles,
   type OrganizationDirectory,
   type PublicCallLimits,
+  type ScriptSandbox,
   type SessionStore,
   type SignInService,
   type TenantRegistry,
@@ -89,6 +90,8 @@ export type HttpDeps = {
   exports: ExportWriter<Writable>;
   /** POST /api/document (issue 20): draws report documents as PDF or Word; without it that call answers 404. */
   documents?: DocumentRenderer;
+  /** Runs What's Next rules' scripts (issue 16, docs/whats-next.md); without it a rule's script does not run. */
+  scripts?: ScriptSandbox;
 };
 
 /**
@@ -139,7 +142,7 @@ export const createApp = (deps: HttpDeps): express.Express => {
   api.use(surveyRecordRoutes({ sessions: deps.sessions, clock: deps.clock }, guard));
   api.use(contextRoutes(deps.config, guard));
   api.use(dataRoutes(deps.sessions, deps.clock, guard));
-  api.use(whatsNextRoutes(deps.clock, guard));
+  api.use(whatsNextRoutes({ clock: deps.clock, scripts: deps.scripts, logger: deps.logger }, guard));
   if (deps.graph) api.use(graphRoutes(deps.graph, guard));
   if (deps.geocoder) api.use(geocodeRoutes(deps.geocoder, guard));
   if (deps.documents) api.use(documentRoutes(deps.documents, guard));

@@ -91,10 +91,13 @@ const httpAppModule = (options: ServerOptions, env: Record<string, string | unde
         ServerTokens.GraphRoutes,
         CliTokens.PublicLimits,
         Tokens.Geocoder,
+        Tokens.ScriptSandbox,
       ],
-      (signIn, sessions, directory, tenants, organizations, puzzles, importFiles, exports, clock, logger, providers, graph, publicLimits, geocoder) =>
+      (signIn, sessions, directory, tenants, organizations, puzzles, importFiles, exports, clock, logger, providers, graph, publicLimits, geocoder, scripts) =>
         createApp({
           geocoder,
+          // What's Next rules' scripts share the triggers' QuickJS threads (issue 16).
+          scripts,
           documents: new ReportDocumentRenderer(),
           publicLimits,
           signIn,
