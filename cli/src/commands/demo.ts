@@ -5,6 +5,7 @@ import {
   addUser,
   demoPack,
   generateDemoRecords,
+  REPORT_IMAGE_ENTITY,
   REPORT_TEMPLATE_ENTITY,
   systemCaller,
   systemPack,
@@ -54,8 +55,8 @@ export const createDemo = async (c: Container): Promise<Record<string, number>> 
     if (isLeft(id)) throw new CliFailure(`${u.email}: ${id.left.message}`);
     owners.push({ userId: id.right, teamId: teams.get(u.team)!, works: (u.roles as readonly string[]).includes('Technician') ? 'service' : 'sales' });
   }
-  // The demo's report templates (issue 20) live in the system pack's report_template.
-  const templates = systemPack().entities.filter((e) => e.logicalName === REPORT_TEMPLATE_ENTITY);
+  // The demo's report templates (issue 20) and their logo live in the system pack's report_template and report_image.
+  const templates = systemPack().entities.filter((e) => e.logicalName === REPORT_TEMPLATE_ENTITY || e.logicalName === REPORT_IMAGE_ENTITY);
   return generateDemoRecords(store, [...demoPack().entities, ...templates], owners, { now: clock.now() });
 };
 

@@ -7,7 +7,7 @@ import { dietDays, routeTotals, type Leg } from '../travel/route.js';
 import { MEAL_LUNCH } from '../travel/meal-allowance.js';
 import { systemCaller, type RecordStore, type WriteItem } from '../ports/record-store.js';
 import { MAX_BATCH_SIZE } from '../query/validate-query.js';
-import { demoReportTemplates } from '../templates/demo-templates.js';
+import { demoReportImages, demoReportTemplates } from '../templates/demo-templates.js';
 import { AUTO_NUMBER_ENTITY } from '../store/auto-number.js';
 import { demoAutoNumbers, lineItemParents } from './demo-auto-numbers.js';
 import {
@@ -675,6 +675,7 @@ const KNOWN: ReadonlyArray<readonly [string, (ctx: Context) => EntityRecord[] | 
   ['fi_family', familyBudget],
   ['fi_community', communities],
   // Issue 20: the invoice and travel report templates of the Print/Generate command.
+  ['report_image', (ctx) => demoReportImages(() => ctx.r.uuid())],
   ['report_template', (ctx) => demoReportTemplates(() => ctx.r.uuid())],
 ];
 

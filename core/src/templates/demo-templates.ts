@@ -84,9 +84,23 @@ export const TRAVEL_REPORT_TEMPLATE: ReportBody = {
   ],
 };
 
+/** The demo company's logo: a 64 x 64 PNG (a white T on navy with an amber dot), the demo's report_image 'Logo'. */
+export const DEMO_LOGO_NAME = 'Logo';
+export const DEMO_LOGO_PNG =
+  'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAEAAAABACAMAAACdt4HsAAAAYFBMVEX////w8vTh5erS2N/DytS0vcqlsL+Wo7SIlqp5iZ9qfJRbb4pMYX89VHQuR2ofOl/////9+fH78uP57Nb35sj137rz2azx057uzJHsxoPqwHXouWfms1nkrUzipj7goDBYTf1oAAAAt0lEQVR42u2XwQrDIBBEgwdFhN2TB/Gw//+XBZuEJC3UzFCSFt/ZfagxMDNN98GFJNqFpOBex6OeIh4UXvQk4nfzCuDJ+Y3BCSaQ5R6igsR5Awrz3ELABaEJEi5ITSC4QJpACW4o6Plth+D/BW+eyecVQzAEQ/BzglzNasYFxRoFFWSbyaCgLoIKCmzlKgF9BPoS6c/IP6TvRRw65tFBk466dNim4z5fOOjKw5cuvvbxxZOvvtfxADsAs5moUnyIAAAAAElFTkSuQmCC';
+
+/** The demo's invoice template: INVOICE_TEMPLATE with the company logo, a report image (report-images.ts), at the top right. */
+export const DEMO_INVOICE_TEMPLATE: ReportBody = {
+  ...INVOICE_TEMPLATE,
+  content: [{ type: 'image', image: { name: DEMO_LOGO_NAME }, width: 48, align: 'right' }, ...INVOICE_TEMPLATE.content],
+};
+
+/** The demo's report_image records: the logo its invoice template shows. */
+export const demoReportImages = (uuid: () => string): Array<Record<string, string>> => [{ id: uuid(), name: DEMO_LOGO_NAME, body: DEMO_LOGO_PNG }];
+
 /** The demo's report_template records (their ids are the demo's, so a re-run finds them). */
 export const demoReportTemplates = (uuid: () => string): Array<Record<string, string | number>> => [
-  { id: uuid(), name: 'Invoice', objectname: 'invoice', format: 1, body: JSON.stringify(INVOICE_TEMPLATE, null, 2) },
-  { id: uuid(), name: 'Invoice (Word)', objectname: 'invoice', format: 2, body: JSON.stringify(INVOICE_TEMPLATE, null, 2) },
+  { id: uuid(), name: 'Invoice', objectname: 'invoice', format: 1, body: JSON.stringify(DEMO_INVOICE_TEMPLATE, null, 2) },
+  { id: uuid(), name: 'Invoice (Word)', objectname: 'invoice', format: 2, body: JSON.stringify(DEMO_INVOICE_TEMPLATE, null, 2) },
   { id: uuid(), name: 'Travel report', objectname: 'route_route', format: 1, body: JSON.stringify(TRAVEL_REPORT_TEMPLATE, null, 2) },
 ];

@@ -4,6 +4,7 @@ import type { Entity, EntityRecord } from '../metadata/entity.js';
 import type { Caller } from '../permissions/types.js';
 import type { DocumentFormat } from '../ports/document-renderer.js';
 import type { RecordStore } from '../ports/record-store.js';
+import { loadReportImages, reportImageNames } from './report-images.js';
 import { layoutReport, layoutTextDocument, MAX_VARIABLE_ROWS, parseReportBody, type DocumentModel } from './report-template.js';
 import { TEMPLATE_ERRORS, templateErrorText, type TemplateError } from './template-errors.js';
 import type { TextFormat } from './text-template.js';
@@ -105,7 +106,10 @@ export const prepareDocument = async (
     if (isLeft(rows)) return rows;
     data[name] = rows.right.records;
   }
-  const model = layoutReport(parsed.right, data, fmt);
+  // The report images the body names, read as the caller in one query ('Cannot load image' otherwise).
+  const images = await loadReportImages(deps, caller, reportImageNames(parsed.right));
+  if (isLeft(images)) return left(images.left._tag === 'TemplateError' ? templateInputError(images.left) : images.left);
+  const model = layoutReport(parsed.right, data, fmt, images.right);
   if (isLeft(model)) return left(templateInputError(model.left));
   return right({ model: model.right, format, fileName: fileNameOf(model.right.title || templateName, record.right, entity, format) });
 };

@@ -2,5 +2,6 @@
 export * from './template-errors.js';
 export * from './text-template.js';
 export * from './report-template.js';
+export * from './report-images.js';
 export * from './generate-document.js';
 export * from './demo-templates.js';

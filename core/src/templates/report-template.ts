@@ -30,7 +30,8 @@ const Column = t.intersection([t.type({ text: t.string }), t.partial({ header: t
 
 const Block = t.union([
   t.intersection([t.type({ type: t.literal('text'), text: t.string }), t.partial({ style: t.string })]),
-  t.intersection([t.type({ type: t.literal('image'), image: t.string }), t.partial({ width: t.number, align: Align })]),
+  // `image`: a key of the body's `images`, or `{ name }` of a report_image record (report-images.ts).
+  t.intersection([t.type({ type: t.literal('image'), image: t.union([t.string, t.type({ name: t.string })]) }), t.partial({ width: t.number, align: Align })]),
   t.intersection([t.type({ type: t.literal('table'), rows: t.string, columns: t.array(Column) }), t.partial({ style: t.string, headerStyle: t.string, totalStyle: t.string })]),
   t.intersection([t.type({ type: t.literal('grid'), cells: t.array(t.array(t.string)) }), t.partial({ widths: t.array(t.number), style: t.string, border: t.boolean })]),
   t.type({ type: t.literal('pageBreak') }),
@@ -117,7 +118,13 @@ const compile = (cache: Map<string, TextTemplate>, source: string): Either<Templ
  * record with each variable's rows under its name. Text errors carry the spec's messages; the whole
  * document's text is bounded by MAX_OUTPUT_CHARS.
  */
-export const layoutReport = (body: ReportBody, data: Record<string, unknown>, fmt: TextFormat = DEFAULT_TEXT_FORMAT): Either<TemplateError, DocumentModel> => {
+export const layoutReport = (
+  body: ReportBody,
+  data: Record<string, unknown>,
+  fmt: TextFormat = DEFAULT_TEXT_FORMAT,
+  /** The report images the body names (loadReportImages), name to data URL. */
+  reportImages: Readonly<Record<string, string>> = {},
+): Either<TemplateError, DocumentModel> => {
   const cache = new Map<string, TextTemplate>();
   let budget = MAX_OUTPUT_CHARS;
   const fill = (source: string, scope: Scope): Either<TemplateError, string> => {
@@ -140,8 +147,10 @@ export const layoutReport = (body: ReportBody, data: Record<string, unknown>, fm
         break;
       }
       case 'image': {
-        const data = body.images?.[b.image];
-        if (data === undefined) return left(templateError(E.invalidFormat, -1, `no image named '${b.image}'`));
+        const image = b.image;
+        const data = typeof image === 'string' ? body.images?.[image] : Object.hasOwn(reportImages, image.name) ? reportImages[image.name] : undefined;
+        if (data === undefined)
+          return left(typeof image === 'string' ? templateError(E.invalidFormat, -1, `no image named '${image}'`) : templateError(E.cannotLoadImage, -1, `no report image named '${image.name}'`));
         blocks.push({ kind: 'image', data, align: b.align ?? 'left', ...(b.width !== undefined ? { width: b.width } : {}) });
         break;
       }
@@ -242,6 +251,8 @@ export const checkReportBody = (text: string): TemplateError | null => {
     const parsed = parseTextTemplate(source);
     if (isLeft(parsed)) return { ...parsed.left, detail: `${parsed.left.detail ? `${parsed.left.detail} ` : ''}in '${source.slice(0, 80)}'` };
   }
-  for (const b of body.right.content) if (b.type === 'image' && body.right.images?.[b.image] === undefined) return templateError(E.invalidFormat, -1, `no image named '${b.image}'`);
+  // A report image ({ name }) is a record, read when the document is made.
+  for (const b of body.right.content)
+    if (b.type === 'image' && typeof b.image === 'string' && body.right.images?.[b.image] === undefined) return templateError(E.invalidFormat, -1, `no image named '${b.image}'`);
   return null;
 };

@@ -11,6 +11,8 @@ export const TEMPLATE_ERRORS = {
   notTerminated: 'Control statement is not terminated with ]',
   invalidEnd: 'Invalid end statement',
   notEnoughEnds: 'Not enough end statements.',
+  /** Spec 002 section 8 "Image load failure": a report image (report_image record) named by a body. */
+  cannotLoadImage: 'Cannot load image',
 } as const;
 
 export type TemplateErrorText = (typeof TEMPLATE_ERRORS)[keyof typeof TEMPLATE_ERRORS];
