@@ -23,7 +23,7 @@ export type NextRule = {
   readonly statusField: string;
   /** The semicolon-separated statusvalues as texts; empty: any status. */
   readonly statusValues: readonly string[];
-  /** A custom script refining the rule (the automation issue); not run by this version. */
+  /** The name of a script refining the rule's rows (whatsnext/rule-script.ts; docs/whats-next.md "Scripts"). */
   readonly script: string | null;
   readonly canCreate: boolean;
   /** The rule's description: the info text of the Action column ('Help' without one). */
