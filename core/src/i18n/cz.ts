@@ -666,4 +666,9 @@ export const cz: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   DocEditorFields: 'Pole',
   DocEditorInsert: 'Vložit {field}',
   DocEditorHelp: 'Texty obsahují zástupné symboly ve dvojitých složených závorkách s názvem pole a příkazy v hranatých závorkách: if, else, each, end. Viz docs/templates.md.',
+  // Vazby M:N ve formuláři: čekají na uložení
+  LinksAddedOnSave: 'Přidá se při uložení',
+  LinksRemovedOnSave: 'Odebere se při uložení',
+  LinksUndoShort: 'Zpět',
+  LinksUndo: 'Vrátit změnu {name}',
 };

@@ -625,4 +625,9 @@ export const de: Record<MessageKey, Message<OneOtherPluralCategory>> = {
   DocEditorFields: 'Felder',
   DocEditorInsert: '{field} einfügen',
   DocEditorHelp: 'Texte enthalten Platzhalter in doppelten geschweiften Klammern mit dem Feldnamen und Anweisungen in eckigen Klammern: if, else, each, end. Siehe docs/templates.md.',
+  // n:m-Verknüpfungen im Formular: bis zum Speichern vorgemerkt
+  LinksAddedOnSave: 'Wird beim Speichern hinzugefügt',
+  LinksRemovedOnSave: 'Wird beim Speichern entfernt',
+  LinksUndoShort: 'Rückgängig',
+  LinksUndo: 'Änderung von {name} rückgängig machen',
 };

@@ -633,6 +633,11 @@ export const en = {
   DocEditorFields: 'Fields',
   DocEditorInsert: 'Insert {field}',
   DocEditorHelp: 'Texts hold placeholders in double braces with the field name, and statements in brackets: if, else, each, end. See docs/templates.md.',
+  // Many-to-many links on the record form: pending until Save
+  LinksAddedOnSave: 'Added on save',
+  LinksRemovedOnSave: 'Removed on save',
+  LinksUndoShort: 'Undo',
+  LinksUndo: 'Undo the change of {name}',
 } as const satisfies Record<string, Message<OneOtherPluralCategory>>;
 
 export type MessageKey = keyof typeof en;

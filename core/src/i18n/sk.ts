@@ -671,4 +671,9 @@ export const sk: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   DocEditorFields: 'Polia',
   DocEditorInsert: 'Vložiť {field}',
   DocEditorHelp: 'Texty obsahujú zástupné symboly v dvojitých zložených zátvorkách s názvom poľa a príkazy v hranatých zátvorkách: if, else, each, end. Pozri docs/templates.md.',
+  // Väzby M:N vo formulári: čakajú na uloženie
+  LinksAddedOnSave: 'Pridá sa pri uložení',
+  LinksRemovedOnSave: 'Odstráni sa pri uložení',
+  LinksUndoShort: 'Späť',
+  LinksUndo: 'Vrátiť zmenu {name}',
 };

@@ -98,16 +98,30 @@ describe('issue 23: first impressions in the record form', () => {
     await dialog.getByRole('checkbox', { name: 'Salesperson' }).waitFor();
     await screenshot(page, 'form-m2m-dialog');
     await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+    // The link is pending until Save (the save sequence's afterSave step writes it): shown as added, nothing written yet.
     await page.getByRole('tab', { name: 'Roles (2)' }).waitFor();
-    await page.getByRole('tabpanel', { name: 'Roles (2)' }).getByRole('link', { name: 'Salesperson' }).waitFor();
+    const roles2 = page.getByRole('tabpanel', { name: 'Roles (2)' });
+    await roles2.getByText('Added on save').waitFor();
+    expect(await admin.rolesOf(String(tom.id))).toEqual(['Technician']);
+    await screenshot(page, '../m2m/pending-add-desktop');
+    await page.setViewportSize({ width: 360, height: 740 });
+    await roles2.getByText('Added on save').scrollIntoViewIfNeeded();
+    await screenshot(page, '../m2m/pending-add-360');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByText('Record saved').first().waitFor();
+    await roles2.getByRole('link', { name: 'Salesperson' }).waitFor();
     await poll(() => admin.rolesOf(String(tom.id))).toEqual(['Salesperson', 'Technician']);
     await screenshot(page, 'form-user-roles');
 
-    // Remove: tick the linked record, Remove; the role itself stays.
-    const roles2 = page.getByRole('tabpanel', { name: 'Roles (2)' });
+    // Remove: tick the linked record, Remove (pending, with undo), Save; the role itself stays.
     await roles2.getByRole('checkbox', { name: 'Select Salesperson' }).check();
     await roles2.getByRole('button', { name: 'Remove (1)' }).click();
     await page.getByRole('tab', { name: 'Roles (1)' }).waitFor();
+    await page.getByRole('tabpanel', { name: 'Roles (1)' }).getByText('Removed on save').waitFor();
+    await screenshot(page, '../m2m/pending-remove-desktop');
+    expect(await admin.rolesOf(String(tom.id))).toEqual(['Salesperson', 'Technician']);
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     await poll(() => admin.rolesOf(String(tom.id))).toEqual(['Technician']);
     expect((await admin.byName('inu_role', 'Salesperson')).id).toBeTruthy();
 

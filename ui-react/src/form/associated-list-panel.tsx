@@ -33,11 +33,13 @@ export const associatedListTitle = (panel: Panel): string => {
 
 /**
  * AssociatedList: the child records pointing at this record, or over a link entity the linked
- * records of the other side; a new parent shows MsgSaveToAdd.
+ * records of the other side (pending adds and removes saved with the record); a new parent of an
+ * ordinary child list shows MsgSaveToAdd.
  */
 export const AssociatedListPanel = ({ panel, ctx, onCount }: { panel: Panel; ctx: PanelContext; onCount?: (n: number) => void }) => {
   const m = manyToManyOfPanel(panel);
-  if (m && !ctx.isNew) return <ManyToManyList m={m} parentId={String(ctx.record.id ?? '')} appParam={ctx.appParam} onCount={onCount} />;
+  // A new record collects links too: they are written after the create, with the new id.
+  if (m) return <ManyToManyList m={m} ctx={ctx} panelName={panel.name} onCount={onCount} />;
   return <ChildList panel={panel} ctx={ctx} onCount={onCount} />;
 };
 

@@ -22,7 +22,8 @@ export const ManyToManyDialog = ({
   actionLabel?: string;
   candidates: (text: string) => Promise<Candidate[]>;
   onClose: () => void;
-  onAdd: (ids: string[]) => void;
+  /** the picked ids, and their names (a pending link shows its name before it is stored) */
+  onAdd: (ids: string[], names: ReadonlyMap<string, string>) => void;
 }) => {
   const t = useT();
   const [text, setText] = useState('');
@@ -75,7 +76,7 @@ export const ManyToManyDialog = ({
         <button type="button" className="btn btn-plain" onClick={onClose}>
           {t('CmdCancel')}
         </button>
-        <button type="button" className="btn btn-primary" disabled={picked.size === 0} onClick={() => onAdd([...picked.keys()])}>
+        <button type="button" className="btn btn-primary" disabled={picked.size === 0} onClick={() => onAdd([...picked.keys()], picked)}>
           <Icon name="plus" /> {actionLabel ?? t('CmdAdd')}
         </button>
       </div>

@@ -1,50 +1,34 @@
 import { useSignals } from '@preact/signals-react/runtime';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router';
-import { useApi } from '../api/context.js';
 import { useT } from '../i18n.js';
-import { caller, entityOf } from '../state/session.js';
-import { objectChangedEvent } from '../state/realtime.js';
-import { alertDialog, alertFailure } from '../ui/dialogs.js';
+import { entityOf } from '../state/session.js';
 import { Icon } from '../ui/icons.js';
-import { manyToManyModel, type LinkResult, type ManyToMany } from './many-to-many.js';
+import type { ManyToMany } from './many-to-many.js';
 import { ManyToManyDialog } from './many-to-many-dialog.js';
+import type { PanelContext } from './panel-context.js';
+import { useManyToMany } from './use-many-to-many.js';
 
 /**
  * An associated list over a link entity (issue 23 item 1): the linked records of the other side
- * by name, Add through the many-to-many dialog, Remove of the ticked ones. The model
- * (many-to-many.ts) holds the queries and writes.
+ * by name, Add through the many-to-many dialog, Remove of the ticked ones. Adds and removes are
+ * pending until the record is saved (marked in the list, each with undo); the model
+ * (many-to-many.ts) holds the queries and writes, use-many-to-many.ts its life with the form.
  */
-export const ManyToManyList = ({ m, parentId, appParam, onCount }: { m: ManyToMany; parentId: string; appParam: string; onCount?: (n: number) => void }) => {
+export const ManyToManyList = ({ m, ctx, panelName, onCount }: { m: ManyToMany; ctx: PanelContext; panelName: string; onCount?: (n: number) => void }) => {
   useSignals();
   const t = useT();
-  const api = useApi();
-  const model = useMemo(() => manyToManyModel({ api, m, parentId, caller: () => caller.value }), [api, m.link, m.parentField, parentId]);
+  const model = useManyToMany(ctx, panelName, m);
   const [picking, setPicking] = useState(false);
   const other = entityOf(m.other);
   const otherName = other?.displayNamePlural ?? m.other;
 
-  useEffect(() => {
-    void model.load();
-    // A link row written elsewhere (another tab, another user) reloads the list.
-    const ev = objectChangedEvent(m.link);
-    const reload = () => void model.load();
-    window.addEventListener(ev, reload);
-    return () => window.removeEventListener(ev, reload);
-  }, [model]);
-
+  const rows = model.view.value;
   const count = model.count.value;
   useEffect(() => {
-    if (model.rows.value !== null) onCount?.(count);
-  }, [count, model.rows.value !== null]);
+    if (rows !== null) onCount?.(count);
+  }, [count, rows !== null]);
 
-  /** Says the answer of a write: a failure, or the items the server refused (one per line). */
-  const say = async (r: LinkResult) => {
-    if (r._tag === 'Failed') await alertFailure(r.error, t('CmdOk'));
-    else if (r.errors.length > 0) await alertDialog(r.errors.join('\n'), t('CmdOk'));
-  };
-
-  const rows = model.rows.value;
   const error = model.error.value;
   const canEdit = model.canEdit.value;
   const selected = model.selected.value;
@@ -53,11 +37,11 @@ export const ManyToManyList = ({ m, parentId, appParam, onCount }: { m: ManyToMa
       {canEdit && (
         <div className="assoc-head">
           {selected.size > 0 && (
-            <button type="button" className="btn btn-danger-outline" disabled={model.busy.value} onClick={() => void model.removeSelected().then(say)}>
+            <button type="button" className="btn btn-danger-outline" onClick={() => model.removeSelected()}>
               <Icon name="trash" /> {t('CmdRemove')} ({selected.size})
             </button>
           )}
-          <button type="button" className="btn btn-plain" disabled={model.busy.value} onClick={() => setPicking(true)}>
+          <button type="button" className="btn btn-plain" onClick={() => setPicking(true)}>
             <Icon name="plus" /> {t('CmdAdd')}
           </button>
         </div>
@@ -69,10 +53,21 @@ export const ManyToManyList = ({ m, parentId, appParam, onCount }: { m: ManyToMa
         <ul className="assoc-list" aria-label={otherName}>
           {rows.map((r) => {
             const label = r.name || t('MsgUnknownTitle');
+            const pending = r.state !== 'linked';
             return (
-              <li key={r.linkId} className="assoc-linked">
-                {canEdit && <input type="checkbox" aria-label={t('LblSelectRecord', { name: label })} checked={selected.has(r.linkId)} onChange={() => model.toggle(r.linkId)} />}
-                <Link to={`/${appParam}/edit/${m.other}/${r.id}`}>{label}</Link>
+              <li key={r.linkId ?? `new-${r.id}`} className={`assoc-linked m2m-${r.state}`}>
+                {canEdit && r.state === 'linked' && r.linkId && (
+                  <input type="checkbox" aria-label={t('LblSelectRecord', { name: label })} checked={selected.has(r.linkId)} onChange={() => model.toggle(r.linkId!)} />
+                )}
+                {r.state === 'added' ? <span className="m2m-name">{label}</span> : <Link className="m2m-name" to={`/${ctx.appParam}/edit/${m.other}/${r.id}`}>{label}</Link>}
+                {pending && (
+                  <>
+                    <span className="m2m-mark small">{t(r.state === 'added' ? 'LinksAddedOnSave' : 'LinksRemovedOnSave')}</span>
+                    <button type="button" className="btn btn-plain btn-small" aria-label={t('LinksUndo', { name: label })} onClick={() => model.undo(r)}>
+                      <Icon name="undo" /> {t('LinksUndoShort')}
+                    </button>
+                  </>
+                )}
               </li>
             );
           })}
@@ -83,9 +78,9 @@ export const ManyToManyList = ({ m, parentId, appParam, onCount }: { m: ManyToMa
           title={t('LblAddLinked', { entity: otherName })}
           candidates={model.candidates}
           onClose={() => setPicking(false)}
-          onAdd={async (ids) => {
+          onAdd={(ids, names) => {
             setPicking(false);
-            await say(await model.add(ids));
+            model.add(ids.map((id) => ({ id, name: names.get(id) ?? '' })));
           }}
         />
       )}

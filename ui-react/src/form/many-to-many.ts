@@ -1,14 +1,17 @@
 import { batch, computed, signal, type ReadonlySignal } from '@preact/signals-react';
 import type { Caller, Entity, FetchRequest, Filter } from '../core.js';
 import { canEditManyToMany, isLinkEntity, likeLiteral } from '../core.js';
-import type { ApiClient } from '../api/client.js';
+import type { ApiClient, ExecuteItem } from '../api/client.js';
+import type { SaveParticipant } from './record-form-model.js';
 
 /**
  * An associated list over a link entity (type 'many', spec 000: a link table between two
  * lookups), e.g. systemuserroles between systemuser and inu_role. The list shows the records of
  * the other side (a user's roles, a role's users), read with one fetch of the other entity joined
- * through the link rows of this record; adding writes link rows, removing deletes them, both in
- * one executemultiple. Issue 23 item 1: the link entity has no name, so listing it failed.
+ * through the link rows of this record. Adding and removing only mark links pending (the form is
+ * dirty); they are written in the save sequence's afterSave step (spec 001 section 4), link rows
+ * created and deleted in one atomic executemultiple, with the record's id (a new record's too).
+ * Issue 23 item 1: the link entity has no name, so listing it failed.
  */
 
 /** The link entity, the lookup pointing at this record, and the other lookup and its entity. */
@@ -70,37 +73,61 @@ export const candidatesQuery = (m: ManyToMany, text: string, pageSize = 50): Fet
   };
 };
 
-export type LinkResult = { _tag: 'Done'; errors: string[] } | { _tag: 'Failed'; error: unknown };
+/** A row of the list as shown: stored, stored and removed on save, or added on save. */
+export type LinkView = { id: string; name: string; state: 'linked' | 'removed' | 'added'; linkId?: string };
 
 export type ManyToManyModel = ReturnType<typeof manyToManyModel>;
 
 /**
  * The list and its use cases: load, pick (the dialog's search and selection), add the picked
- * records, remove the selected ones. Spec 001 section 6: editable only with create permission on
- * the link entity (canEditManyToMany); the server still checks create and delete per link row.
+ * records and remove the selected ones as pending changes (each with undo), and save them once
+ * the record is stored. Spec 001 section 6: editable only with create permission on the link
+ * entity (canEditManyToMany); the server still checks create and delete per link row.
  */
-export const manyToManyModel = ({ api, m, parentId, caller }: { api: Pick<ApiClient, 'fetch' | 'executeMultiple'>; m: ManyToMany; parentId: string; caller: () => Caller | null }) => {
+export const manyToManyModel = ({ api, m, caller }: { api: Pick<ApiClient, 'fetch' | 'executeMultiple'>; m: ManyToMany; caller: () => Caller | null }) => {
+  /** The stored links (none for a new record); null while loading. */
   const rows = signal<LinkedRecord[] | null>(null);
-  const count = signal(0);
   const error = signal('');
   /** Link rows ticked in the list, for Remove. */
   const selected = signal<ReadonlySet<string>>(new Set());
-  const busy = signal(false);
+  /** Pending: records of the other side linked on save (id to name). */
+  const added = signal<ReadonlyMap<string, string>>(new Map());
+  /** Pending: stored link rows deleted on save (their link ids). */
+  const removed = signal<ReadonlySet<string>>(new Set());
   const canEdit = computed(() => {
     const c = caller();
     return !!c && canEditManyToMany(c, m.link);
   });
+  const dirty = computed(() => added.value.size > 0 || removed.value.size > 0);
 
-  const load = async (): Promise<void> => {
+  /** The list as it will be once saved, by name, with the pending rows marked. */
+  const view = computed((): LinkView[] | null => {
+    if (rows.value === null) return null;
+    const stored = rows.value.map((r): LinkView => ({ id: r.id, name: r.name, linkId: r.linkId, state: removed.value.has(r.linkId) ? 'removed' : 'linked' }));
+    const fresh = [...added.value].map(([id, name]): LinkView => ({ id, name, state: 'added' }));
+    return [...stored, ...fresh].sort((a, b) => a.name.localeCompare(b.name));
+  });
+  /** How many records are linked once saved (the tab's count). */
+  const count = computed(() => (view.value ?? []).filter((r) => r.state !== 'removed').length);
+
+  /** Reads the stored links of `parentId` (none for a new record); the pending changes stay. */
+  const load = async (parentId?: string): Promise<void> => {
+    if (!parentId) {
+      rows.value = [];
+      return;
+    }
     try {
       const res = await api.fetch(linkedQuery(m, parentId));
       const linked = res.records.map((r) => ({ id: String(r.id), name: String(r.name ?? ''), linkId: String(r[`${LINK_ALIAS}.id`] ?? ''), linkVersion: r[`${LINK_ALIAS}.versionnumber`] }));
+      const stillThere = (linkId: string) => linked.some((r) => r.linkId === linkId);
       batch(() => {
         rows.value = linked;
-        count.value = res.count ?? linked.length;
         error.value = '';
-        // A link row removed elsewhere leaves the selection.
-        selected.value = new Set([...selected.value].filter((id) => linked.some((r) => r.linkId === id)));
+        // A link row removed elsewhere leaves the selection and the pending removals; a record
+        // linked elsewhere is no longer a pending add.
+        selected.value = new Set([...selected.value].filter(stillThere));
+        if ([...removed.value].some((x) => !stillThere(x))) removed.value = new Set([...removed.value].filter(stillThere));
+        if ([...added.value.keys()].some((id) => linked.some((r) => r.id === id))) added.value = new Map([...added.value].filter(([id]) => !linked.some((r) => r.id === id)));
       });
     } catch (e) {
       error.value = e instanceof Error ? e.message : String(e);
@@ -114,55 +141,93 @@ export const manyToManyModel = ({ api, m, parentId, caller }: { api: Pick<ApiCli
     selected.value = next;
   };
 
-  /** The other side's records for the pick dialog; those already linked are flagged. */
+  /** The other side's records for the pick dialog; those linked (stored and kept, or added) are flagged. */
   const candidates = async (text: string): Promise<Array<{ id: string; name: string; linked: boolean }>> => {
     const res = await api.fetch(candidatesQuery(m, text));
-    const linked = new Set((rows.value ?? []).map((r) => r.id));
+    const linked = new Set((view.value ?? []).filter((r) => r.state !== 'removed').map((r) => r.id));
     return res.records.map((r) => ({ id: String(r.id), name: String(r.name ?? ''), linked: linked.has(String(r.id)) }));
   };
 
-  const write = async (items: Parameters<typeof api.executeMultiple>[0]): Promise<LinkResult> => {
-    if (items.length === 0) return { _tag: 'Done', errors: [] };
-    busy.value = true;
-    try {
-      const results = await api.executeMultiple(items);
-      await load();
-      return { _tag: 'Done', errors: results.flatMap((r) => (r.error ? [r.error] : [])) };
-    } catch (error) {
-      return { _tag: 'Failed', error };
-    } finally {
-      busy.value = false;
+  /** Marks the picked records to be linked on save; picking one whose link is being removed keeps it instead. */
+  const add = (picked: ReadonlyArray<{ id: string; name: string }>): void => {
+    const stored = rows.value ?? [];
+    const nextAdded = new Map(added.value);
+    const nextRemoved = new Set(removed.value);
+    for (const p of picked) {
+      const link = stored.find((r) => r.id === p.id);
+      if (link) nextRemoved.delete(link.linkId);
+      else nextAdded.set(p.id, p.name);
     }
+    batch(() => {
+      added.value = nextAdded;
+      removed.value = nextRemoved;
+    });
   };
 
-  /** Links the picked records (those not linked yet): a link row each. */
-  const add = (ids: readonly string[]): Promise<LinkResult> => {
-    const linked = new Set((rows.value ?? []).map((r) => r.id));
-    return write(
-      [...new Set(ids)].filter((id) => !linked.has(id)).map((id) => ({ operation: 'create' as const, name: m.link, object: { [m.parentField]: parentId, [m.otherField]: id } })),
-    );
+  /** Marks the selected stored links to be removed on save (the records themselves stay). */
+  const removeSelected = (): void => {
+    batch(() => {
+      removed.value = new Set([...removed.value, ...selected.value]);
+      selected.value = new Set();
+    });
   };
 
-  /** Unlinks the selected records: deletes their link rows (the records themselves stay). */
-  const removeSelected = async (): Promise<LinkResult> => {
-    const chosen = (rows.value ?? []).filter((r) => selected.value.has(r.linkId));
-    const r = await write(chosen.map((x) => ({ operation: 'delete' as const, name: m.link, object: { id: x.linkId, ...(x.linkVersion !== undefined && x.linkVersion !== null ? { versionnumber: x.linkVersion as number } : {}) } })));
-    if (r._tag === 'Done') selected.value = new Set();
-    return r;
+  /** Undo of a pending row: an added record is not linked, a removed link is kept. */
+  const undo = (row: LinkView): void => {
+    if (row.state === 'added') added.value = new Map([...added.value].filter(([id]) => id !== row.id));
+    else if (row.state === 'removed' && row.linkId) removed.value = new Set([...removed.value].filter((x) => x !== row.linkId));
+  };
+
+  /** The writes of the save: a link row created per added record, the removed link rows deleted (with their version). */
+  const writes = (parentId: string): ExecuteItem[] => [
+    ...[...added.value.keys()].map((id): ExecuteItem => ({ operation: 'create', name: m.link, object: { [m.parentField]: parentId, [m.otherField]: id } })),
+    ...(rows.value ?? [])
+      .filter((r) => removed.value.has(r.linkId))
+      .map((r): ExecuteItem => ({ operation: 'delete', name: m.link, object: { id: r.linkId, ...(r.linkVersion !== undefined && r.linkVersion !== null ? { versionnumber: r.linkVersion as number } : {}) } })),
+  ];
+
+  /**
+   * The afterSave step: the pending links in one atomic executemultiple, then the stored links
+   * read again. A failure throws (the form says it) and keeps the pending links for another save.
+   */
+  const save = async (parentId: string): Promise<void> => {
+    const items = writes(parentId);
+    if (items.length > 0) {
+      const answers = await api.executeMultiple(items, { atomic: true });
+      const failed = answers.find((a) => a.error);
+      if (failed?.error) throw new Error(failed.error);
+      batch(() => {
+        added.value = new Map();
+        removed.value = new Set();
+      });
+    }
+    await load(parentId);
   };
 
   return {
     m,
     rows: rows as ReadonlySignal<LinkedRecord[] | null>,
-    count: count as ReadonlySignal<number>,
+    view,
+    count,
     error: error as ReadonlySignal<string>,
     selected: selected as ReadonlySignal<ReadonlySet<string>>,
-    busy: busy as ReadonlySignal<boolean>,
+    dirty,
     canEdit,
     load,
     toggle,
     candidates,
     add,
     removeSelected,
+    undo,
+    writes,
+    save,
   };
 };
+
+/** The save participant of a many-to-many list: dirty while links are pending, written in afterSave with the stored id. */
+export const linksParticipant = (model: ManyToManyModel): SaveParticipant => ({
+  dirty: model.dirty,
+  afterSave: async (id) => {
+    if (model.dirty.value) await model.save(id);
+  },
+});
