@@ -202,12 +202,35 @@ describe("many-to-many links save with the record (issue 16: the save sequence's
     await api.update('delete', 'systemuserroles', { id: salesLink.linkId, versionnumber: salesLink.linkVersion as number });
     form.setValue('name', 'Nina Renamed');
     const r = await form.save();
-    expect(r._tag).toBe('Failed');
+    expect(r).toMatchObject({ _tag: 'Failed', saved: { id: nina, created: false } });
     expect(String((await api.stored('systemuser', nina))?.name)).toBe('Nina Renamed');
+    // The form took the stored record: only the pending links keep it dirty.
+    expect(form.loaded.value.name).toBe('Nina Renamed');
     expect(links.dirty.value).toBe(true);
     expect(form.dirty.value).toBe(true);
     const stored = manyToManyModel({ api, m: manyToManyOf(userRoles, 'systemuserid')!, caller: () => api.caller });
     await stored.load(nina);
     expect(stored.rows.value).toEqual([]);
+  });
+
+  it('a new record whose links fail is created all the same: the failure names the new id, and the pending links are carried to it', async () => {
+    const { api, tech } = await setup();
+    const refusing = { fetch: api.fetch.bind(api), executeMultiple: async () => Promise.reject(new Error('ERR_5001: no create on systemuserroles')) };
+    const links = manyToManyModel({ api: refusing, m: manyToManyOf(userRoles, 'systemuserid')!, caller: () => api.caller });
+    const form = recordFormModel({ api, entity: user, id: NEW_ID, form: defaultFormOf(user, []), caller: () => api.caller });
+    const carried: string[] = [];
+    form.participate(linksParticipant(links, (id) => carried.push(id)));
+    await form.load();
+    await links.load(undefined);
+    links.add([{ id: tech, name: 'Technician' }]);
+    form.setValue('name', 'Paul Pending');
+    const r = await form.save();
+    expect(r._tag).toBe('Failed');
+    const saved = r._tag === 'Failed' ? r.saved : undefined;
+    expect(saved).toMatchObject({ created: true, name: 'Paul Pending' });
+    expect(await api.stored('systemuser', saved!.id)).toBeDefined();
+    expect(carried).toEqual([saved!.id]);
+    expect(links.dirty.value).toBe(true);
+    expect(form.status.value).toBe('ready');
   });
 });

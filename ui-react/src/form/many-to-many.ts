@@ -224,10 +224,20 @@ export const manyToManyModel = ({ api, m, caller }: { api: Pick<ApiClient, 'fetc
   };
 };
 
-/** The save participant of a many-to-many list: dirty while links are pending, written in afterSave with the stored id. */
-export const linksParticipant = (model: ManyToManyModel): SaveParticipant => ({
+/**
+ * The save participant of a many-to-many list: dirty while links are pending, written in
+ * afterSave with the stored id. When the links of a record just created fail, `carry` gets the
+ * new id: the form moves to the stored record and the pending links go with it.
+ */
+export const linksParticipant = (model: ManyToManyModel, carry?: (id: string) => void): SaveParticipant => ({
   dirty: model.dirty,
-  afterSave: async (id) => {
-    if (model.dirty.value) await model.save(id);
+  afterSave: async (id, created) => {
+    if (!model.dirty.value) return;
+    try {
+      await model.save(id);
+    } catch (e) {
+      if (created) carry?.(id);
+      throw e;
+    }
   },
 });

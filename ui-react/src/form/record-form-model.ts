@@ -64,7 +64,8 @@ export type SaveResult =
   | { _tag: 'Vetoed'; message: string }
   /** a validate script failed (threw or ran out of time): the record is not saved */
   | { _tag: 'ScriptFailed'; message: string }
-  | { _tag: 'Failed'; error: unknown };
+  /** `saved`: the record was stored, a participant's own rows (afterSave) failed; the form shows it as saved */
+  | { _tag: 'Failed'; error: unknown; saved?: { id: string; created: boolean; name: string } };
 
 export type ServerChangeResult =
   /** another record, the form is busy, or the version is the one loaded */
@@ -399,7 +400,17 @@ export const recordFormModel = ({ api, entity, id, form, caller, user, init, scr
         return sent;
       }
       review.value = null;
-      for (const p of participants.value) if (p.afterSave) await p.afterSave(sent.id, isNew);
+      try {
+        for (const p of participants.value) if (p.afterSave) await p.afterSave(sent.id, isNew);
+      } catch (error) {
+        // The record is stored all the same: the form takes it (a new one moves to its id, see
+        // `saved`); the participant keeps its unsaved rows for the next save.
+        const saved = { id: sent.id, created: isNew, name: createdName(entity, current) };
+        if (isNew) show(current);
+        else await load(true);
+        status.value = 'ready';
+        return { _tag: 'Failed', error, saved };
+      }
       // A postsave script's failure is said and reported by the runner; the record is saved all the same.
       if (scripts) await scripts('postsave', { ...current, id: sent.id }, isNew ? Object.keys(current) : changedFields(base, current));
       const saved = { _tag: 'Saved' as const, id: sent.id, created: isNew, name: createdName(entity, current) };

@@ -137,6 +137,12 @@ const RecordFormScreen = ({ entity, form, entityName, id: routeId, formName, ini
         return false;
       case 'Failed':
         await alertFailure(r.error, t('CmdOk'));
+        // Stored, but a panel's own rows failed: a created record moves to its id all the same.
+        if (r.saved?.created) {
+          proceeding.current = true;
+          if (inDialog) onClose?.({ id: r.saved.id, name: r.saved.name });
+          else navigate(`/${appParam}/edit/${entityName}/${r.saved.id}${formName ? `/${formName}` : ''}`, { replace: true });
+        }
         return false;
       case 'Vetoed':
         await alertDialog(r.message, t('CmdOk'));

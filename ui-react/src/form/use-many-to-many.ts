@@ -13,6 +13,12 @@ import type { PanelContext } from './panel-context.js';
  */
 type PanelState = { model: ManyToManyModel; loadedFor: string | null | undefined; registered: boolean };
 const forms = new WeakMap<PanelContext['participate'], Map<string, PanelState>>();
+/**
+ * Pending links of a record just created whose link batch failed, by entity, new id and panel:
+ * the form of the stored record (a new form) takes them over, so they are not lost.
+ */
+const carried = new Map<string, ManyToManyModel>();
+const carryKey = (entity: string, id: string, panelName: string) => `${entity}/${id.toLowerCase()}/${panelName}`;
 
 export const useManyToMany = (ctx: PanelContext, panelName: string, m: ManyToMany): ManyToManyModel => {
   const api = useApi();
@@ -20,7 +26,10 @@ export const useManyToMany = (ctx: PanelContext, panelName: string, m: ManyToMan
   if (!byPanel) forms.set(ctx.participate, (byPanel = new Map()));
   let state = byPanel.get(panelName);
   if (!state) {
-    state = { model: manyToManyModel({ api, m, caller: () => caller.value }), loadedFor: undefined, registered: false };
+    const key = ctx.recordId ? carryKey(ctx.entity.logicalName, ctx.recordId, panelName) : undefined;
+    const adopted = key ? carried.get(key) : undefined;
+    if (key) carried.delete(key);
+    state = { model: adopted ?? manyToManyModel({ api, m, caller: () => caller.value }), loadedFor: undefined, registered: false };
     byPanel.set(panelName, state);
   }
   const s = state;
@@ -31,7 +40,7 @@ export const useManyToMany = (ctx: PanelContext, panelName: string, m: ManyToMan
   useEffect(() => {
     if (s.registered) return;
     s.registered = true;
-    ctx.participate(linksParticipant(model));
+    ctx.participate(linksParticipant(model, (id) => carried.set(carryKey(ctx.entity.logicalName, id, panelName), model)));
   }, [s]);
 
   // The stored links, once per record (a remount keeps the pending ones).
