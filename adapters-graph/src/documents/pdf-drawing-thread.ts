@@ -1,59 +1,18 @@
-import { existsSync } from 'node:fs';
 import { once } from 'node:events';
-import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import type { Writable } from 'node:stream';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
 import type { PdfTable } from '@tessera/core/internal';
 import { dejaVuFonts } from './pdf-fonts.js';
+import { keptThreadPool, workerOf } from './kept-thread-pool.js';
 import type { PdfRows } from './pdf-table-renderer.js';
 import type { FromPdfWorker, ToPdfWorker } from './pdf-worker-messages.js';
 
 /**
- * The drawing thread: compiled JavaScript next to this file, or else (tests, `tsx` hosts) the
- * TypeScript source through tsx's API, as the SQLite worker pool loads its workers.
- */
-const newWorker = (): Worker => {
-  const js = new URL('./pdf-worker.js', import.meta.url);
-  if (existsSync(fileURLToPath(js))) return new Worker(js);
-  const tsx = new URL('dist/esm/api/index.mjs', pathToFileURL(createRequire(import.meta.url).resolve('tsx/package.json'))).href;
-  const source = new URL('./pdf-worker.ts', import.meta.url).href;
-  return new Worker(`import(${JSON.stringify(tsx)}).then((m) => m.tsImport(${JSON.stringify(source)}, ${JSON.stringify(import.meta.url)}))`, { eval: true });
-};
-
-/**
  * PDFs drawn at once in this process; more wait their turn (each drawing keeps a core busy, and a
- * burst of exports from many users must not start a thread each). A thread is kept for the next
- * export once it finished one (its start-up and memory are paid once), and does not keep the
- * process alive.
+ * burst of exports from many users must not start a thread each).
  */
 export const PDF_THREADS = Math.max(1, availableParallelism() - 1);
-let running = 0;
-const queue: Array<() => void> = [];
-const idle: Worker[] = [];
-const take = async (): Promise<Worker> => {
-  if (running >= PDF_THREADS) await new Promise<void>((resolve) => queue.push(resolve));
-  running++;
-  const w = idle.pop() ?? newWorker();
-  w.ref();
-  return w;
-};
-/** Gives a thread back: kept when it ended its export cleanly, else stopped. */
-const giveBack = async (w: Worker, clean: boolean): Promise<void> => {
-  w.removeAllListeners('message').removeAllListeners('error').removeAllListeners('exit');
-  if (clean) {
-    w.unref();
-    idle.push(w);
-    // a kept thread that dies later is simply forgotten
-    w.once('exit', () => {
-      const i = idle.indexOf(w);
-      if (i >= 0) idle.splice(i, 1);
-    });
-  } else await w.terminate();
-  running--;
-  queue.shift()?.();
-};
+const { take, giveBack } = keptThreadPool(() => workerOf(new URL('./pdf-worker', import.meta.url)), PDF_THREADS);
 
 /**
  * Draws the table on a thread of its own and writes the PDF to `out` (issue 22 item 2: a large
