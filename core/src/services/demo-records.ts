@@ -497,6 +497,14 @@ const invoices = (ctx: Context): { invoices: EntityRecord[]; lines: EntityRecord
       }),
     );
   });
+  // Every owner's "Mine" list has rows (issue 23): when no invoice fell to the administrator (the
+  // owner of no trade), the newest one and its lines are theirs.
+  const admin = ctx.owners.find((o) => o.works === undefined);
+  const last = out[out.length - 1];
+  if (admin && last && !out.some((i) => lookupId(i.ownerid) === admin.userId)) {
+    Object.assign(last, owned(admin));
+    for (const l of lines) if (lookupId(l.invoiceid) === last.id) Object.assign(l, owned(admin));
+  }
   // Numbered in the order they were issued, as the law of most countries wants of invoices.
   out.sort((a, b) => String(a.invoicedate).localeCompare(String(b.invoicedate)));
   out.forEach((inv, i) => (inv.invoicenumber = autoNumber('INV', i + 1)));
