@@ -57,6 +57,8 @@ export * from './metadata/system-fields.js';
 export * from './metadata/metadata-set.js';
 export * from './metadata/default-form.js';
 export * from './metadata/pack.js';
+export * from './metadata/layout-edits.js';
+export * from './metadata/customization.js';
 export * from './packs/packs.js';
 export * from './services/user-context.js';
 export * from './services/app-error-log.js';

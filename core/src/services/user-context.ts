@@ -3,6 +3,7 @@ import { notFound, type DomainError } from '../errors.js';
 import type { Entity, LookupValue } from '../metadata/entity.js';
 import { EURO, type Currency } from '../metadata/currency.js';
 import type { InuViewRecord, ViewKind } from '../metadata/inu-view.js';
+import { effectiveViewObjects } from '../metadata/customization.js';
 import type { UserContext } from '../metadata/user-context.js';
 import type { Caller } from '../permissions/types.js';
 import { systemCaller, type RecordStore } from '../ports/record-store.js';
@@ -122,7 +123,8 @@ export const buildUserContext = async (input: UserContextInput): Promise<Either<
     appId: input.appId && apps.includes(input.appId) ? input.appId : (apps[0] ?? ''),
     apps,
     metaDict: Object.fromEntries(input.entities.map((e) => [e.logicalName, publicEntity(e)])),
-    gui,
+    // A user's private object (customize mode) stands in for the public one of the same name.
+    gui: effectiveViewObjects(gui),
     permDict: caller.permissions.permissions,
     languages: [...(input.languages ?? DEFAULT_LANGUAGE_CODES)],
     owners: caller.permissions.owners,
