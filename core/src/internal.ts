@@ -50,6 +50,8 @@ export * from './metadata/rich-options.js';
 export * from './metadata/form.js';
 export * from './metadata/view.js';
 export * from './metadata/inu-view.js';
+/** The inu_view editor (issue 15): checkViewBody (kind codec, queries, columns, chart fields; the path of a problem). */
+export * from './metadata/view-body-check.js';
 export * from './metadata/role.js';
 export * from './metadata/currency.js';
 export * from './metadata/user-context.js';
@@ -64,6 +66,8 @@ export * from './services/user-context.js';
 export * from './services/app-error-log.js';
 export * from './query/plan.js';
 export * from './query/validate-query.js';
+/** The Setup Query dialog (issue 15): checkSetupQuery (JSON, codec, metadata; the path of a problem), fetch.json. */
+export * from './query/setup-query.js';
 export * from './query/evaluate-like.js';
 export * from './query/evaluate-query.js';
 /** Charts: a chart body to its aggregate query, the answer to categories and lines, the picked bar's condition, the palette. */

@@ -67,6 +67,11 @@ export type EntityLookup = (name: string) => Entity | undefined;
 export type ValidateOptions = {
   /** Trusted server code may name secret fields (password hashes); requests never can. */
   allowSecret?: boolean;
+  /**
+   * Where the check is, kept up to date as it walks the query (`entity.filter.conditions[2]`): after
+   * a Left, the path of the part refused (the Setup Query dialog shows it; issue 15).
+   */
+  trace?: { at: string };
 };
 
 type Ctx = {
@@ -77,6 +82,12 @@ type Ctx = {
   links: PlanLink[];
   /** while validating a link's filter: the last table joined so far (its ON clause sees no later one) */
   visibleTables: number;
+  trace: { at: string } | undefined;
+};
+
+/** Notes where the check is (only when asked: fetches do not pay for it). */
+const at = (ctx: { trace: { at: string } | undefined }, path: string): void => {
+  if (ctx.trace) ctx.trace.at = path;
 };
 
 const fail = (message: string): Either<InputError, never> => left(inputError(message));
@@ -158,7 +169,8 @@ const keysetAfter = (after: unknown[], orders: PlanOrder[], root: Entity, page: 
   return right({ type: 'or', conditions: [], filters: branches });
 };
 
-const condition = (ctx: Ctx, c: Condition, table: string, entity: Entity): Either<InputError, PlanCondition> => {
+const condition = (ctx: Ctx, c: Condition, table: string, entity: Entity, path: string): Either<InputError, PlanCondition> => {
+  at(ctx, path);
   ctx.conditions += 1;
   if (ctx.conditions > QUERY_LIMITS.maxConditions) {
     return fail(`Too many conditions: at most ${QUERY_LIMITS.maxConditions} (limit maxConditions)`);
@@ -169,10 +181,12 @@ const condition = (ctx: Ctx, c: Condition, table: string, entity: Entity): Eithe
     if (!linked || Number(linked.table.slice(1)) > ctx.visibleTables) return fail(`Unknown link alias: ${c.entityName}`);
     t = linked;
   }
+  at(ctx, `${path}.attribute`);
   const col = column(ctx, t.table, t.entity, c.attribute);
   if (isLeft(col)) return col;
   const ref = col.right;
   const op = c.operator;
+  at(ctx, `${path}.value`);
   if (op === 'null' || op === 'not-null') return right({ kind: 'null', column: ref, negate: op === 'not-null' });
   if (compared(ref.property) === 'none') return fail(`Operator ${op} does not apply to ${entity.logicalName}.${c.attribute}`);
   // An empty value (a {{placeholder}} with no replacement) turns eq into null (spec 000 section 7).
@@ -207,19 +221,20 @@ const condition = (ctx: Ctx, c: Condition, table: string, entity: Entity): Eithe
   return right({ kind: 'compare', column: ref, operator: op, value: v.right });
 };
 
-const filter = (ctx: Ctx, f: Filter, table: string, entity: Entity, depth: number): Either<InputError, PlanFilter> => {
+const filter = (ctx: Ctx, f: Filter, table: string, entity: Entity, depth: number, path: string): Either<InputError, PlanFilter> => {
+  at(ctx, path);
   if (depth > QUERY_LIMITS.maxFilterDepth) {
     return fail(`Filters nested too deep: at most ${QUERY_LIMITS.maxFilterDepth} (limit maxFilterDepth)`);
   }
   const conditions: PlanCondition[] = [];
-  for (const c of f.conditions ?? []) {
-    const pc = condition(ctx, c, table, entity);
+  for (const [i, c] of (f.conditions ?? []).entries()) {
+    const pc = condition(ctx, c, table, entity, `${path}.conditions[${i}]`);
     if (isLeft(pc)) return pc;
     conditions.push(pc.right);
   }
   const filters: PlanFilter[] = [];
-  for (const sub of f.filters ?? []) {
-    const pf = filter(ctx, sub, table, entity, depth + 1);
+  for (const [i, sub] of (f.filters ?? []).entries()) {
+    const pf = filter(ctx, sub, table, entity, depth + 1, `${path}.filters[${i}]`);
     if (isLeft(pf)) return pf;
     filters.push(pf.right);
   }
@@ -249,9 +264,12 @@ const links = (
   list: Link[],
   parent: { table: string; entity: Entity },
   depth: number,
-  pending: Array<{ link: Link; table: string }>,
+  pending: Array<{ link: Link; table: string; path: string }>,
+  path: string,
 ): Either<InputError, null> => {
-  for (const l of list) {
+  for (const [i, l] of list.entries()) {
+    const here = `${path}[${i}]`;
+    at(ctx, here);
     if (depth > QUERY_LIMITS.maxLinkDepth) return fail(`Links nested too deep: at most ${QUERY_LIMITS.maxLinkDepth} (limit maxLinkDepth)`);
     if (ctx.links.length + 1 > QUERY_LIMITS.maxLinks) return fail(`Too many links: at most ${QUERY_LIMITS.maxLinks} (limit maxLinks)`);
     const entity = ctx.lookup(l.name);
@@ -259,10 +277,13 @@ const links = (
     const alias = l.alias ?? l.name;
     if (alias === '' || alias.includes('.')) return fail(`Invalid link alias: ${alias}`);
     if (ctx.tables.has(alias)) return fail(`Duplicate link alias: ${alias}`);
+    at(ctx, `${here}.from`);
     const from = findProperty(parent.entity, l.from, ctx.allowSecret);
     if (!from) return left(fieldNotFound(parent.entity.logicalName, l.from));
+    at(ctx, `${here}.to`);
     const to = findProperty(entity, l.to, ctx.allowSecret);
     if (!to) return left(fieldNotFound(entity.logicalName, l.to));
+    at(ctx, here);
     if (compared(from) !== 'id' || compared(to) !== 'id') {
       return fail(`A link joins id or lookup fields: ${parent.entity.logicalName}.${l.from} to ${entity.logicalName}.${l.to}`);
     }
@@ -275,8 +296,8 @@ const links = (
     const table = `t${ctx.links.length + 1}`;
     ctx.tables.set(alias, { table, entity });
     ctx.links.push({ table, alias, entity, parent: parent.table, from, to, type: l.type ?? 'inner', filter: null });
-    pending.push({ link: l, table });
-    const nested = links(ctx, l.links ?? [], { table, entity }, depth + 1, pending);
+    pending.push({ link: l, table, path: here });
+    const nested = links(ctx, l.links ?? [], { table, entity }, depth + 1, pending, `${here}.links`);
     if (isLeft(nested)) return nested;
   }
   return right(null);
@@ -309,47 +330,52 @@ export const validateQuery = (
   options: ValidateOptions = {},
 ): Either<InputError, QueryPlan> => {
   const q = request.entity;
+  const trace = options.trace;
+  if (trace) trace.at = 'entity.name';
   const root = lookup(q.name);
   if (!root) return left(noObject(q.name));
-  const ctx: Ctx = { lookup, allowSecret: options.allowSecret === true, conditions: 0, tables: new Map(), links: [], visibleTables: 0 };
+  const ctx: Ctx = { lookup, allowSecret: options.allowSecret === true, conditions: 0, tables: new Map(), links: [], visibleTables: 0, trace };
   ctx.tables.set(root.logicalName, { table: ROOT_TABLE, entity: root });
 
-  const pending: Array<{ link: Link; table: string }> = [];
-  const ls = links(ctx, q.links ?? [], { table: ROOT_TABLE, entity: root }, 1, pending);
+  const pending: Array<{ link: Link; table: string; path: string }> = [];
+  const ls = links(ctx, q.links ?? [], { table: ROOT_TABLE, entity: root }, 1, pending, 'entity.links');
   if (isLeft(ls)) return ls;
-  for (const { link, table } of pending) {
+  for (const { link, table, path } of pending) {
     if (!link.filter) continue;
     const planLink = ctx.links.find((x) => x.table === table) as PlanLink;
     ctx.visibleTables = Number(table.slice(1));
-    const f = filter(ctx, link.filter, table, planLink.entity, 1);
+    const f = filter(ctx, link.filter, table, planLink.entity, 1, `${path}.filter`);
     if (isLeft(f)) return f;
     planLink.filter = isEmpty(f.right) ? null : f.right;
   }
   ctx.visibleTables = ctx.links.length;
   let rootFilter: PlanFilter | null = null;
   if (q.filter) {
-    const f = filter(ctx, q.filter, ROOT_TABLE, root, 1);
+    const f = filter(ctx, q.filter, ROOT_TABLE, root, 1, 'entity.filter');
     if (isLeft(f)) return f;
     rootFilter = isEmpty(f.right) ? null : f.right;
   }
 
   // Output columns: the root's attributes, then each link's as `alias.attribute`.
-  const requested: Array<{ a: Attribute; table: string; entity: Entity; prefix: string }> = [];
+  const requested: Array<{ a: Attribute; table: string; entity: Entity; prefix: string; path: string }> = [];
   const rootAttrs: Attribute[] =
     q.allattrs === true || (q.attributes ?? []).length === 0
       ? readable(root, ctx.allowSecret).map((p) => ({ attribute: p.logicalName }))
       : (q.attributes ?? []);
-  for (const a of rootAttrs) requested.push({ a, table: ROOT_TABLE, entity: root, prefix: '' });
-  const addLinkAttrs = (list: Link[]): void => {
-    for (const l of list) {
+  rootAttrs.forEach((a, i) => requested.push({ a, table: ROOT_TABLE, entity: root, prefix: '', path: q.allattrs === true || (q.attributes ?? []).length === 0 ? 'entity.allattrs' : `entity.attributes[${i}]` }));
+  const addLinkAttrs = (list: Link[], path: string): void => {
+    for (const [i, l] of list.entries()) {
       const pl = ctx.tables.get(l.alias ?? l.name) as { table: string; entity: Entity };
       const attrs: Attribute[] =
         l.allattrs === true ? readable(pl.entity, ctx.allowSecret).map((p) => ({ attribute: p.logicalName })) : (l.attributes ?? []);
-      for (const a of attrs) requested.push({ a, table: pl.table, entity: pl.entity, prefix: `${l.alias ?? l.name}.` });
-      addLinkAttrs(l.links ?? []);
+      attrs.forEach((a, j) =>
+        requested.push({ a, table: pl.table, entity: pl.entity, prefix: `${l.alias ?? l.name}.`, path: l.allattrs === true ? `${path}[${i}].allattrs` : `${path}[${i}].attributes[${j}]` }),
+      );
+      addLinkAttrs(l.links ?? [], `${path}[${i}].links`);
     }
   };
-  addLinkAttrs(q.links ?? []);
+  addLinkAttrs(q.links ?? [], 'entity.links');
+  at(ctx, 'entity.attributes');
   if (requested.length > QUERY_LIMITS.maxAttributes) {
     return fail(`Too many attributes: at most ${QUERY_LIMITS.maxAttributes} (limit maxAttributes)`);
   }
@@ -359,7 +385,8 @@ export const validateQuery = (
   const plainColumns: PlanColumn[] = [];
   const aggColumns: PlanAggregateColumn[] = [];
   const pk = primaryKeyOf(root);
-  for (const { a, table, entity, prefix } of requested) {
+  for (const { a, table, entity, prefix, path } of requested) {
+    at(ctx, path);
     const col = column(ctx, table, entity, a.attribute);
     if (isLeft(col)) return col;
     const key = prefix + (a.alias ?? a.attribute);
@@ -394,7 +421,8 @@ export const validateQuery = (
   // Orders: of the entity, then of the request; on a root column, a link column (entityName) or an output alias.
   const orders: PlanOrder[] = [];
   const allOrders: Order[] = [...(q.orders ?? []), ...(request.orders ?? [])];
-  for (const o of allOrders) {
+  for (const [i, o] of allOrders.entries()) {
+    at(ctx, i < (q.orders ?? []).length ? `entity.orders[${i}]` : `orders[${i - (q.orders ?? []).length}]`);
     const descending = o.descending === true;
     if (aggregateQuery) {
       const key = o.alias ?? (o.entityName && o.entityName !== root.logicalName ? `${o.entityName}.${o.attribute}` : o.attribute);
@@ -418,13 +446,16 @@ export const validateQuery = (
   }
 
   // Paging (API.md): page from 1, pageSize default 50, capped at 5000.
+  at(ctx, 'page');
   const page = request.page ?? 1;
   if (!Number.isInteger(page) || page < 1) return fail(`Invalid page: ${page}`);
+  at(ctx, 'pageSize');
   const size = request.pageSize ?? DEFAULT_PAGE_SIZE;
   if (!Number.isInteger(size) || size < 1) return fail(`Invalid pageSize: ${size}`);
   // The rows skipped must be a whole number a database can take (the issue 22 fuzz: page 4.2e15 was a 500).
   if (!Number.isSafeInteger(page * Math.min(size, QUERY_LIMITS.maxPageSize))) return fail(`Invalid page: ${page}`);
 
+  at(ctx, 'after');
   const after = request.after === undefined ? right(undefined) : keysetAfter(request.after, orders, root, page, aggregateQuery || distinct || ctx.links.length > 0);
   if (isLeft(after)) return after;
 
