@@ -28,10 +28,12 @@ import { adminRoutes } from './routes/admin-routes.js';
 import { contextRoutes } from './routes/context-routes.js';
 import { dataRoutes } from './routes/data-routes.js';
 import { whatsNextRoutes } from './routes/whats-next-routes.js';
+import { metadataRoutes } from './routes/metadata-routes.js';
 import { importExportRoutes } from './routes/import-export-routes.js';
 import { graphRoutes, type GraphRouteDeps } from './routes/graph-routes.js';
 import { geocodeRoutes } from './routes/geocode-routes.js';
 import { documentRoutes } from './routes/document-routes.js';
+import { blobRoutes, blobSasSigner, type BlobRouteDeps } from './routes/blob-routes.js';
 import { providerRoutes, type ProviderRouteDeps } from './routes/provider-routes.js';
 import { organizationRoutes, type OrganizationFactory } from './routes/organization-routes.js';
 import { signInRoutes } from './routes/sign-in-routes.js';
@@ -92,6 +94,8 @@ export type HttpDeps = {
   documents?: DocumentRenderer;
   /** Runs What's Next rules' scripts (issue 16, docs/whats-next.md); without it a rule's script does not run. */
   scripts?: ScriptSandbox;
+  /** Files of File and Image fields (issue 18): /api/blob and the user context's `sas`; without it those calls answer 404 and `sas` is ''. */
+  blobs?: BlobRouteDeps;
 };
 
 /**
@@ -140,12 +144,14 @@ export const createApp = (deps: HttpDeps): express.Express => {
   api.use(streamRoutes({ sessions: deps.sessions, tenants: deps.tenants, callers, clock: deps.clock, limits: streamLimits }, guard));
   api.use(surveyRoutes({ tenants: deps.tenants, directory: deps.directory, clock: deps.clock, publicLimits: deps.publicLimits }));
   api.use(surveyRecordRoutes({ sessions: deps.sessions, clock: deps.clock }, guard));
-  api.use(contextRoutes(deps.config, guard));
+  api.use(contextRoutes({ ...deps.config, ...(deps.blobs ? { sas: blobSasSigner(deps.blobs) } : {}) }, guard));
   api.use(dataRoutes(deps.sessions, deps.clock, guard));
   api.use(whatsNextRoutes({ clock: deps.clock, scripts: deps.scripts, logger: deps.logger }, guard));
+  api.use(metadataRoutes({ clock: deps.clock }, guard));
   if (deps.graph) api.use(graphRoutes(deps.graph, guard));
   if (deps.geocoder) api.use(geocodeRoutes(deps.geocoder, guard));
   if (deps.documents) api.use(documentRoutes(deps.documents, guard));
+  if (deps.blobs) api.use(blobRoutes({ ...deps.blobs, tenants: deps.tenants, callers, guard }));
   api.use(importExportRoutes({ guard, sessions: deps.sessions, files: deps.importFiles, exports: deps.exports, clock: deps.clock, logger: deps.logger, exportsPerUser: deps.config.exportsPerUser }));
   api.use((req, res) => sendText(res, 404, `ERR_NOT_FOUND: no call ${req.method} /api${req.path}`));
   app.use('/api', api);

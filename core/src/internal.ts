@@ -80,6 +80,12 @@ export * from './store/write-rules.js';
 export * from './store/auto-number.js';
 export * from './store/line-item-totals.js';
 export * from './store/record-reads.js';
+/** Issue 18: an activity's (a document's) read follows its regarding record; the activity feed's queries, reminders and What's Next rows. */
+export * from './permissions/regarding.js';
+export * from './store/regarding-scope.js';
+export * from './activity/feed.js';
+export * from './activity/reminder.js';
+export * from './activity/due-reminders.js';
 export * from './store/in-memory-record-store.js';
 export * from './services/organization-setup.js';
 /** solvePuzzle / verifyPuzzle: the sign-up proof of work, the SHA-256 function passed in. */
@@ -115,6 +121,8 @@ export * from './whatsnext/reference-date.js';
 export * from './whatsnext/next-rule.js';
 /** whatsNext(deps, caller, filters): the follow-up list of POST /api/whatsnext (docs/whats-next.md). */
 export * from './services/whats-next.js';
+/** The metadata editor (issue 15): a change's migration plan and its apply, as `tessera schema` does. */
+export * from './services/metadata-editor.js';
 /** Exact decimals on scaled integers, rounding half away from zero: toScaled, divRound, roundDecimal, sumDecimal. */
 export * from './money/decimal.js';
 /** formatMoney(amount, currency, settings): modes 0-3, precision default 2, Euro default, decimal separator from settings. */
@@ -165,3 +173,7 @@ export * from './templates/index.js';
 /** Triggers: the write rule that queues runs of inu_changehandler (trigger-outbox) and the runner of inu_asyncaction rows (runDueTriggers, resumeRunning). */
 export * from './store/trigger-outbox.js';
 export * from './services/trigger-runs.js';
+/** Files of File and Image fields (issue 18): signSas/verifySas, sniffContentType, blob names. */
+export * from './files/index.js';
+/** The cloud drive and calendars (issue 18): Graph answer codecs, a record's drive folder, the cloud calendar feed. */
+export * from './cloud/index.js';

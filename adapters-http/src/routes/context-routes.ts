@@ -7,7 +7,7 @@ import { signed } from '../session-guard.js';
 
 /** GET /api/getusercontext (spec 000 section 3). `?appId=` picks the app when the user has it. */
 export const contextRoutes = (
-  config: { buildDate: string; languages?: readonly string[]; sas?: string },
+  config: { buildDate: string; languages?: readonly string[]; sas?: string | ((org: string, userId: string) => string) },
   guard: RequestHandler,
 ): Router =>
   routerOf(guard, [
@@ -21,7 +21,8 @@ export const contextRoutes = (
         buildDate: config.buildDate,
         appId,
         languages: config.languages,
-        sas: config.sas,
+        // The blob download signature is the user's own (issue 18, blob-routes.ts).
+        sas: typeof config.sas === 'function' ? config.sas(s.session.orgName, s.caller.userId) : config.sas,
       });
       if (isLeft(ctx)) return sendDomainError(res, ctx.left);
       res.setHeader('Cache-Control', 'no-store');

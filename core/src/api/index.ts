@@ -10,5 +10,8 @@ export * from './cloud.js';
 export * from './geocode.js';
 export * from './files.js';
 export * from './whats-next.js';
+export * from './metadata-editor.js';
 export * from './routes.js';
 export * from './documents.js';
+export * from './blobs.js';
+export * from './drive.js';

@@ -18,3 +18,6 @@ export * from './import-files.js';
 export * from './export-writer.js';
 export * from './script-sandbox.js';
 export * from './document-renderer.js';
+export * from './blob-store.js';
+export * from './drive-gateway.js';
+export * from './calendar-gateway.js';

@@ -23,6 +23,8 @@ import {
   type WhatsNextRequest,
   type WriteItem,
 } from '@tessera/core/internal';
+import { blobPath, uploadBlob as sendBlob, type UploadProgress } from './blobs.js';
+import type { BlobUploadAnswer } from '@tessera/core/internal';
 
 /**
  * The one module that talks to the server, through the HTTP contract of API.md only: the calls
@@ -253,6 +255,21 @@ export class ApiClient {
     const utf8 = /filename\*=UTF-8''([^;]+)/i.exec(disposition);
     const plain = /filename="([^"]*)"/i.exec(disposition);
     return { blob: await res.blob(), fileName: utf8 ? decodeURIComponent(utf8[1]) : (plain?.[1] ?? `document.${body.format ?? 'pdf'}`) };
+  }
+
+  /**
+   * POST /api/blob (issue 18): stores a File or Image field's file before the record is saved;
+   * answers `{ name, size, contentType, fileName }` (the field keeps `name`). A failure throws
+   * ServerError ('Server Error: {text}' with the status).
+   */
+  uploadBlob(entity: string, field: string, file: Blob, fileName: string, onProgress?: UploadProgress): Promise<BlobUploadAnswer> {
+    return sendBlob(this, (status, statusText, text) => new ServerError(status, statusText, text), entity, field, file, fileName, onProgress);
+  }
+
+  /** The signed download address of a stored blob for this user (`/api/blob/{org}/{name}?{sas}`); '' for an empty value. */
+  blobUrl(ctx: Pick<UserContext, 'orgName' | 'sas'>, name: string): string {
+    const path = blobPath(ctx, name);
+    return path.startsWith('/') ? this.url(path) : path;
   }
 
   formPuzzle(): Promise<Puzzle> {
