@@ -86,6 +86,12 @@ export * from './store/regarding-scope.js';
 export * from './activity/feed.js';
 export * from './activity/reminder.js';
 export * from './activity/due-reminders.js';
+/** Issue 18: an activity's (a document's) read follows its regarding record; the activity feed's queries, reminders and What's Next rows. */
+export * from './permissions/regarding.js';
+export * from './store/regarding-scope.js';
+export * from './activity/feed.js';
+export * from './activity/reminder.js';
+export * from './activity/due-reminders.js';
 export * from './store/in-memory-record-store.js';
 export * from './services/organization-setup.js';
 /** solvePuzzle / verifyPuzzle: the sign-up proof of work, the SHA-256 function passed in. */

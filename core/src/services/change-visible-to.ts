@@ -1,5 +1,6 @@
 import { isRight } from 'fp-ts/lib/Either.js';
 import { levelOf } from '../permissions/access.js';
+import { followsRegarding } from '../permissions/regarding.js';
 import type { Caller } from '../permissions/types.js';
 import type { Change } from '../ports/change-feed.js';
 import type { RecordStore } from '../ports/record-store.js';
@@ -22,7 +23,9 @@ export const changeVisibleTo = async (store: Pick<RecordStore, 'retrieveById'>, 
 const decidedByLevel = (caller: Caller, change: Change): boolean | undefined => {
   const level = levelOf(caller.permissions, change.entity, 'read');
   if (level === 0) return false;
-  if (change.operation === 'delete' || level === 3) return level === 3;
+  if (change.operation === 'delete') return level === 3;
+  // Issue 18: an activity's read follows its regarding record, so the row must be read even at organization level.
+  if (level === 3) return followsRegarding(change.entity) ? undefined : true;
   return undefined;
 };
 

@@ -25,6 +25,8 @@ import {
   type NextRule,
   type RuleThresholds,
 } from '../whatsnext/next-rule.js';
+import { ACTIVITY_ENTITY } from '../activity/feed.js';
+import { dueReminderFollowUps } from '../activity/due-reminders.js';
 import { ruleAgeThreshold, WHATS_NEXT_PAGE_SIZE, whatsNextReferenceDate, type WhatsNextScheduled } from '../whatsnext/reference-date.js';
 
 /**
@@ -322,6 +324,12 @@ export const whatsNext = async (deps: WhatsNextDeps, caller: Caller, f: WhatsNex
   const notes = [...loaded.right.notes];
   const sources = deps.scripts ? await loadRuleScripts(deps.store, deps.entities, rules) : right(new Map<string, string>());
   if (isLeft(sources)) return sources;
+  // Issue 18: the caller's reminders due (activity.scheduledstart) list first, so a record with a reminder shows its text.
+  if (deps.entities.some((e) => e.logicalName === ACTIVITY_ENTITY)) {
+    const due = await dueReminderFollowUps(deps.store, caller, f.owner, reference);
+    if (!isLeft(due)) perRule.push(due.right);
+    else if (due.left.code !== 'ERR_PERMISSION') notes.push(`Reminders: ${errorText(due.left)}`);
+  }
   for (const rule of rules) {
     const e = await refineRule(deps, caller, rule, await evaluateRule(deps, caller, rule, f, reference), sources.right);
     perRule.push(e.items);

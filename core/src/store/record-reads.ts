@@ -8,6 +8,7 @@ import { isSystemCaller } from '../ports/record-store.js';
 import type { QueryPlan } from '../query/plan.js';
 import type { FetchRequest, FetchResult } from '../query/query.js';
 import { validateQuery, type EntityLookup } from '../query/validate-query.js';
+import { withRegardingScope } from './regarding-scope.js';
 
 /** The read rules every store shares: who sees which rows, and how one record is asked for. */
 
@@ -16,8 +17,11 @@ export const scopeFor = (caller: Caller, entity: string): ReadScope =>
   isSystemCaller(caller) ? { kind: 'all' } : readScope(caller, entity);
 
 /** The plan of a fetch for this caller: secret fields are nameable by the system only. */
-export const planFetch = (lookup: EntityLookup, caller: Caller, request: FetchRequest): Either<InputError, QueryPlan> =>
-  validateQuery(request, lookup, { allowSecret: isSystemCaller(caller) });
+export const planFetch = (lookup: EntityLookup, caller: Caller, request: FetchRequest): Either<InputError, QueryPlan> => {
+  const plan = validateQuery(request, lookup, { allowSecret: isSystemCaller(caller) });
+  // Issue 18: an activity's (a document's) read follows its regarding record (permissions/regarding.ts).
+  return isLeft(plan) || isSystemCaller(caller) ? plan : right(withRegardingScope(plan.right, caller, lookup, (e) => scopeFor(caller, e)));
+};
 
 /** The query of retrieveById: every readable field of one record. */
 export const byIdRequest = (e: Entity, id: string): FetchRequest => ({

@@ -2,7 +2,7 @@ import { useSignals } from '@preact/signals-react/runtime';
 import { useEffect, useMemo, type KeyboardEvent } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { WhatsNextScheduled } from '../core.js';
-import { isSystemCaller, mayAccessSome } from '../core.js';
+import { isSystemCaller, mayAccessSome, REMINDER_RULE } from '../core.js';
 import { useApi } from '../api/context.js';
 import { formatDate } from '../format.js';
 import { useT, type T } from '../i18n.js';
@@ -148,7 +148,8 @@ type BodyProps = { rows: readonly WhatsNextRow[]; appParam: string; mayOpenRules
 /** The Action of a row: the rule's info text, else 'Help'; a link to the rule for those who may read it. */
 const Action = ({ row, appParam, mayOpenRules, t }: { row: WhatsNextRow; appParam: string; mayOpenRules: boolean; t: T }) => {
   const text = row.info ?? t('WhatsNextHelp');
-  if (!mayOpenRules) return <span className={row.info ? 'wn-info' : 'wn-info muted'}>{text}</span>;
+  // A reminder's row (issue 18) has no rule to open: its text is the comment's first line.
+  if (!mayOpenRules || row.rule === REMINDER_RULE) return <span className={row.info ? 'wn-info' : 'wn-info muted'}>{text}</span>;
   return (
     <a className="wn-info" href={ruleLink(appParam, row)} target="_blank" rel="noopener" title={row.info ?? undefined} aria-label={`${text} (${t('WhatsNextOpenRule', { name: row.name ?? t('MsgUnknownTitle') })})`}>
       {!row.info && <Icon name="help" size={16} />} {text}
