@@ -49,10 +49,11 @@ export const feedRequest = (objectName: string, objectId: string, page = 1, page
   pageSize,
 });
 
-/** One activity by id, as the feed shows it (a new item announced by the realtime stream). */
-export const feedItemRequest = (id: string): FetchRequest => {
-  const base = feedRequest('', '', 1, 1);
-  return { ...base, entity: { ...base.entity, filter: { conditions: [{ attribute: 'id', operator: 'eq', value: id }] } } };
+/** One activity of the feed by id, as the feed shows it (an item announced by the realtime stream); none when it is another record's. */
+export const feedItemRequest = (objectName: string, objectId: string, id: string): FetchRequest => {
+  const base = feedRequest(objectName, objectId, 1, 1);
+  const filter = base.entity.filter ?? {};
+  return { ...base, entity: { ...base.entity, filter: { ...filter, conditions: [...(filter.conditions ?? []), { attribute: 'id', operator: 'eq', value: id }] } } };
 };
 
 /**

@@ -790,6 +790,25 @@ export const en = {
   FilesNoPreview: 'There is no preview for this type of file.',
   FilesDropHere: 'Drop the file here',
   FilesKeyboardHint: 'Arrow keys: previous and next. Esc closes.',
+  // Activity feed (issue 18, spec 001 "Activity feed"; 'Write a comment...' quoted exactly)
+  ActivityPlaceholder: 'Write a comment...',
+  ActivitySend: 'Send',
+  ActivityAttach: 'Attach a file',
+  ActivityRemoveAttachment: 'Remove the attachment {name}',
+  ActivityDropHere: 'Drop a file to attach it',
+  ActivityUploading: 'Uploading {name}…',
+  ActivityEmpty: 'No comments yet. Write the first one.',
+  ActivityLoadFailed: 'The comments could not be loaded.',
+  ActivityShowOlder: 'Show older',
+  ActivityShowMore: 'Show More',
+  ActivityShowLess: 'Show Less',
+  ActivityReminder: 'Reminder',
+  ActivityReminderAt: 'Reminder {when}',
+  ActivitySetReminder: 'Set a reminder',
+  ActivityClearReminder: 'Clear',
+  ActivityReminderDue: 'Reminder: {text}',
+  ActivityOpenAttachment: 'Open {name}',
+  ActivityComposerHint: 'Enter sends, Shift+Enter starts a new line.',
 } as const satisfies Record<string, Message<OneOtherPluralCategory>>;
 
 export type MessageKey = keyof typeof en;
