@@ -1,7 +1,7 @@
 import type * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { MAX_NESTING_DEPTH, nestsDeeperThan } from '../nesting-depth.js';
-import { codecErrorPath, lineAndColumn } from '../query/setup-query.js';
+import { codecErrorPath, jsonProblem } from '../query/setup-query.js';
 import { replaceFetchPlaceholders } from '../query/placeholders.js';
 import type { EntityQuery } from '../query/query.js';
 import { validateQuery, type EntityLookup } from '../query/validate-query.js';
@@ -98,10 +98,7 @@ export const checkViewBody = (kind: ViewKind, text: string, lookup: EntityLookup
   try {
     json = JSON.parse(text);
   } catch (e) {
-    const message = e instanceof Error ? e.message : String(e);
-    const lc = /line (\d+) column (\d+)/.exec(message);
-    const pos = /position (\d+)/.exec(message);
-    return { _tag: 'Json', message, ...(lc ? { line: Number(lc[1]), column: Number(lc[2]) } : pos ? lineAndColumn(text, Number(pos[1])) : {}) };
+    return jsonProblem(text, e);
   }
   if (nestsDeeperThan(json, MAX_NESTING_DEPTH)) return invalid('', `nested deeper than ${MAX_NESTING_DEPTH} levels`);
   const codec = VIEW_BODY_CODECS[kind] as t.Mixed;

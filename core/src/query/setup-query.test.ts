@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { isRight } from 'fp-ts/lib/Either.js';
 import type { Entity } from '../metadata/entity.js';
-import { checkSetupQuery, FETCH_FILE_NAME, lineAndColumn, setupQueryText } from './setup-query.js';
+import { checkSetupQuery, FETCH_FILE_NAME, setupQueryText } from './setup-query.js';
 import type { FetchRequest } from './query.js';
 
 const account: Entity = {
@@ -90,11 +90,6 @@ describe('Setup Query: the text is checked with the query engine, and each probl
 
   it('property: any text gives one of the three answers and never throws', () => {
     fc.assert(fc.property(fc.oneof(fc.string(), fc.json()), (text) => ['Json', 'Invalid', 'Valid'].includes(checkSetupQuery(text, lookup)._tag)));
-  });
-
-  it('lineAndColumn counts from 1', () => {
-    expect(lineAndColumn('ab\ncd', 4)).toEqual({ line: 2, column: 2 });
-    expect(lineAndColumn('', 0)).toEqual({ line: 1, column: 1 });
   });
 
   it('the trace costs nothing when not asked: validateQuery answers as before', async () => {

@@ -1,6 +1,7 @@
 import * as t from 'io-ts';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { MAX_NESTING_DEPTH, nestsDeeperThan } from '../nesting-depth.js';
+import { lineAndColumn } from '../templates/template-errors.js';
 import { replaceFetchPlaceholders, type PlaceholderValues } from './placeholders.js';
 import { FetchRequest } from './query.js';
 import { validateQuery, type EntityLookup } from './validate-query.js';
@@ -29,15 +30,8 @@ export type SetupQueryOptions = {
   readonly placeholders?: PlaceholderValues;
 };
 
-/** Line and column (from 1) of a character offset of a text. */
-export const lineAndColumn = (text: string, offset: number): { line: number; column: number } => {
-  const before = text.slice(0, Math.max(0, Math.min(offset, text.length)));
-  const lines = before.split('\n');
-  return { line: lines.length, column: lines[lines.length - 1].length + 1 };
-};
-
 /** JSON.parse's complaint with the place it stopped: V8 says "at position N" (and newer ones "(line L column C)"). */
-const jsonProblem = (text: string, e: unknown): SetupQueryCheck => {
+export const jsonProblem = (text: string, e: unknown): { _tag: 'Json'; message: string; line?: number; column?: number } => {
   const message = e instanceof Error ? e.message : String(e);
   const lc = /line (\d+) column (\d+)/.exec(message);
   if (lc) return { _tag: 'Json', message, line: Number(lc[1]), column: Number(lc[2]) };
