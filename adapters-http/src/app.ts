@@ -29,6 +29,7 @@ import { contextRoutes } from './routes/context-routes.js';
 import { dataRoutes } from './routes/data-routes.js';
 import { whatsNextRoutes } from './routes/whats-next-routes.js';
 import { metadataRoutes } from './routes/metadata-routes.js';
+import { metadataRoutes } from './routes/metadata-routes.js';
 import { importExportRoutes } from './routes/import-export-routes.js';
 import { graphRoutes, type GraphRouteDeps } from './routes/graph-routes.js';
 import { geocodeRoutes } from './routes/geocode-routes.js';
@@ -147,6 +148,7 @@ export const createApp = (deps: HttpDeps): express.Express => {
   api.use(contextRoutes({ ...deps.config, ...(deps.blobs ? { sas: blobSasSigner(deps.blobs) } : {}) }, guard));
   api.use(dataRoutes(deps.sessions, deps.clock, guard));
   api.use(whatsNextRoutes({ clock: deps.clock, scripts: deps.scripts, logger: deps.logger }, guard));
+  api.use(metadataRoutes({ clock: deps.clock }, guard));
   api.use(metadataRoutes({ clock: deps.clock }, guard));
   if (deps.graph) api.use(graphRoutes(deps.graph, guard));
   if (deps.geocoder) api.use(geocodeRoutes(deps.geocoder, guard));

@@ -129,6 +129,8 @@ export * from './whatsnext/next-rule.js';
 export * from './services/whats-next.js';
 /** The metadata editor (issue 15): a change's migration plan and its apply, as `tessera schema` does. */
 export * from './services/metadata-editor.js';
+/** The metadata editor (issue 15): a change's migration plan and its apply, as `tessera schema` does. */
+export * from './services/metadata-editor.js';
 /** Exact decimals on scaled integers, rounding half away from zero: toScaled, divRound, roundDecimal, sumDecimal. */
 export * from './money/decimal.js';
 /** formatMoney(amount, currency, settings): modes 0-3, precision default 2, Euro default, decimal separator from settings. */

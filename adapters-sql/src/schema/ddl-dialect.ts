@@ -1,5 +1,5 @@
 import { left, right, type Either } from 'fp-ts/lib/Either.js';
-import { schemasAlong, type Column, type MigrationPlan, type MigrationStep, type Schema, type Table } from '@tessera/core/internal';
+import { schemasAlong, type Column, type CompiledStep, type MigrationPlan, type MigrationStep, type Schema, type Table } from '@tessera/core/internal';
 
 /** The SQL dialects the schema generator writes. */
 export type DdlDialectName = 'sqlite' | 'mssql';
@@ -29,7 +29,8 @@ export interface DdlDialect {
 /** The name of the table that records the applied metadata (the `tessera_` prefix is reserved for it). */
 export const METADATA_TABLE = 'tessera_metadata';
 
-export type CompiledStep = { readonly step: MigrationStep; readonly statements: readonly string[] };
+/** The statements of one step (the type is core's, shared with the TenantSchema port). */
+export type { CompiledStep };
 
 /** The DDL of a whole plan, each step compiled against the schema it meets. */
 export const compilePlan = (dialect: DdlDialect, from: Schema, plan: MigrationPlan): Either<string, CompiledStep[]> => {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
-import { InMemoryChangeFeed, type Clock, type Entity, type Tenant, type TenantRegistry } from '@tessera/core/internal';
+import { InMemoryChangeFeed, type AppliedMetadata, type Clock, type Entity, type Tenant, type TenantRegistry, type TenantSchema } from '@tessera/core/internal';
+import { compilePlan } from '../schema/ddl-dialect.js';
 import { KyselySchemaStore } from '../schema/kysely-schema-store.js';
 import type { OrganizationDatabases } from './organization-databases.js';
 
@@ -38,13 +39,26 @@ export class KyselyTenantRegistry implements TenantRegistry {
     const byName = new Map<string, Entity>();
     const feed = new InMemoryChangeFeed();
     const store = c.store((name) => byName.get(name), feed);
+    const schema = new KyselySchemaStore(c.db, c.ddl, this.clock);
+    // The metadata editor migrates through the tenant: what it applies is the tenant's metadata at once.
+    const tenantSchema: TenantSchema = {
+      dialect: c.ddl.name,
+      readApplied: () => schema.readApplied(),
+      dataAtRisk: (plan) => schema.dataAtRisk(plan),
+      statements: (from, plan) => compilePlan(c.ddl, from, plan),
+      apply: async (change, progress) => {
+        const r = await schema.apply(change, progress);
+        if (r._tag === 'Right') this.take(o, r.right);
+        return r;
+      },
+    };
     const o: Open = {
       db: c.db,
-      schema: new KyselySchemaStore(c.db, c.ddl, this.clock),
+      schema,
       version: -1,
       checked: 0,
       byName,
-      tenant: { name: orgName, store, feed, entities: () => [...byName.values()] },
+      tenant: { name: orgName, store, feed, entities: () => [...byName.values()], schema: tenantSchema },
     };
     await this.recheck(o);
     return o;
@@ -53,11 +67,15 @@ export class KyselyTenantRegistry implements TenantRegistry {
   private async recheck(o: Open): Promise<void> {
     o.checked = this.clock.now().getTime();
     const applied = await o.schema.readApplied();
-    const version = applied?.version ?? 0;
-    if (version === o.version) return;
+    if ((applied?.version ?? 0) === o.version) return;
+    this.take(o, applied);
+  }
+
+  /** The tenant's entities become those of this applied metadata. */
+  private take(o: Open, applied: AppliedMetadata | null): void {
     o.byName.clear();
     for (const e of applied?.entities ?? []) o.byName.set(e.logicalName, e);
-    o.version = version;
+    o.version = applied?.version ?? 0;
   }
 
   async close(): Promise<void> {

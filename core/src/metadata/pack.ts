@@ -66,7 +66,7 @@ const fieldExists = (set: MetadataSet, entity: string, field: string): string | 
 };
 
 /** The problems of one property that a codec cannot see: targets, options, dependent options. */
-const propertyProblems = (set: MetadataSet, e: Entity, p: Property): string[] => {
+export const propertyProblems = (set: MetadataSet, e: Entity, p: Property): string[] => {
   const where = `${e.logicalName}.${p.logicalName}`;
   const problems: string[] = [];
   if (p.type === 'Lookup') {

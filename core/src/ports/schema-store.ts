@@ -44,3 +44,19 @@ export interface SchemaStore {
   dataAtRisk(plan: MigrationPlan): Promise<DataAtRisk[]>;
   apply(change: SchemaChange, progress?: StepProgress): Promise<Either<ApplyFailure, AppliedMetadata>>;
 }
+
+/** The statements one step of a plan runs, in a database's own dialect (empty: done by an earlier step). */
+export type CompiledStep = { readonly step: MigrationStep; readonly statements: readonly string[] };
+
+/**
+ * One organization's schema as the host that serves it migrates it (the metadata editor, issue 15):
+ * the SchemaStore, plus the DDL of a plan in the database's dialect, so that the editor shows the
+ * same text as `tessera schema diff`. Its `apply` also makes the host's tenant see the new
+ * metadata at once (not after the periodic re-check).
+ */
+export interface TenantSchema extends SchemaStore {
+  /** The database's SQL dialect ('sqlite', 'mssql'). */
+  readonly dialect: string;
+  /** The statements of each step, compiled against the schemas along the plan; Left: the plan does not run (a bug). */
+  statements(from: Schema, plan: MigrationPlan): Either<string, CompiledStep[]>;
+}

@@ -7,6 +7,7 @@
 import type { Entity } from '../metadata/entity.js';
 import type { ChangeFeed } from './change-feed.js';
 import type { RecordStore } from './record-store.js';
+import type { TenantSchema } from './schema-store.js';
 
 /** One organization as a host uses it: its records, its change feed and its metadata. */
 export type Tenant = {
@@ -15,6 +16,8 @@ export type Tenant = {
   readonly feed: ChangeFeed;
   /** The organization's entities with their system fields (re-read when another process applied new metadata). */
   entities(): readonly Entity[];
+  /** Its schema, for migrating it from this host (the metadata editor); absent where the host cannot (tests' in-memory tenants). */
+  readonly schema?: TenantSchema;
 };
 
 export interface TenantRegistry {

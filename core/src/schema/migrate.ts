@@ -41,6 +41,11 @@ export type MigrateOptions = {
   readonly progress?: StepProgress;
   /** The entities and fields a change may not remove or retype; default: those of the system pack. */
   readonly required?: readonly Entity[];
+  /**
+   * The applied version the change was planned against (the metadata editor's review): another
+   * one is MetadataMoved, checked again inside the apply's transaction. Default: the one read now.
+   */
+  readonly expectedVersion?: number;
 };
 
 /**
@@ -107,6 +112,9 @@ export const migrateSchema = async (
   options: MigrateOptions = {},
 ): Promise<Either<MigrationFailure, MigrationOutcome>> => {
   const applied = await store.readApplied();
+  const found = applied?.version ?? 0;
+  if (options.expectedVersion !== undefined && options.expectedVersion !== found)
+    return left({ _tag: 'MetadataMoved', expected: options.expectedVersion, found });
   const complete: Entity[] = [];
   for (const e of target) {
     const c = withSystemFields(e);
@@ -130,7 +138,7 @@ export const migrateSchema = async (
   if (atRisk.length > 0 && !options.allowDataLoss) return left({ _tag: 'DataLossRefused', atRisk });
   if (options.dryRun) return right(outcome);
   if (plan.length === 0 && applied && sameMetadata(applied.entities, complete)) return right(outcome);
-  const result = await store.apply({ from, plan, entities: complete, expectedVersion: applied?.version ?? 0 }, options.progress);
+  const result = await store.apply({ from, plan, entities: complete, expectedVersion: found }, options.progress);
   if (result._tag === 'Left') return result;
   return right({ ...outcome, applied: result.right });
 };

@@ -1,7 +1,7 @@
 import { isLeft, right, type Either } from 'fp-ts/lib/Either.js';
 import type { DomainError } from '../errors.js';
 import type { LookupValue } from '../metadata/entity.js';
-import { effectivePermissions, parseRoleDocument, type Role } from '../permissions/roles.js';
+import { effectivePermissions, METADATA_ENTITY, parseRoleDocument, type Role } from '../permissions/roles.js';
 import type { Caller } from '../permissions/types.js';
 import { systemCaller, type RecordStore } from '../ports/record-store.js';
 
@@ -14,8 +14,11 @@ export const USER_ROLE_LINK = 'systemuserroles';
 export const USER_TEAM_LINK = 'teammembership';
 export const TEAM_ENTITY = 'team';
 
-/** Entities whose change alters some user's permissions: a cached caller must be reloaded. */
-export const PERMISSION_ENTITIES: readonly string[] = [ROLE_ENTITY, USER_ROLE_LINK, USER_TEAM_LINK, 'systemuser'];
+/**
+ * Entities whose change alters some user's permissions: a cached caller must be reloaded. New
+ * metadata (inu_metadata, the metadata editor) too: the admin role's mask covers every known entity.
+ */
+export const PERMISSION_ENTITIES: readonly string[] = [ROLE_ENTITY, USER_ROLE_LINK, USER_TEAM_LINK, 'systemuser', METADATA_ENTITY];
 
 const idOf = (v: unknown): string | null =>
   typeof v === 'string' ? v : v && typeof v === 'object' && typeof (v as LookupValue).id === 'string' ? (v as LookupValue).id : null;

@@ -1,5 +1,6 @@
 import { isRight } from 'fp-ts/lib/Either.js';
 import { levelOf } from '../permissions/access.js';
+import { METADATA_ENTITY } from '../permissions/roles.js';
 import { followsRegarding } from '../permissions/regarding.js';
 import type { Caller } from '../permissions/types.js';
 import type { Change } from '../ports/change-feed.js';
@@ -21,6 +22,8 @@ export const changeVisibleTo = async (store: Pick<RecordStore, 'retrieveById'>, 
  * entity is readable: no need to read it). Undefined: the record must be read to know.
  */
 const decidedByLevel = (caller: Caller, change: Change): boolean | undefined => {
+  // New metadata concerns every user: each client reloads its metadata (issue 15, the metadata editor).
+  if (change.entity === METADATA_ENTITY) return true;
   const level = levelOf(caller.permissions, change.entity, 'read');
   if (level === 0) return false;
   if (change.operation === 'delete') return level === 3;

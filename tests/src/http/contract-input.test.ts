@@ -48,6 +48,8 @@ describe('issue 12 point 4: every call decodes its input with the route table\'s
       ['whatsnext', { page: 0 }, 'ERR_INPUT: Invalid whatsnext request: page: expected page number (1 to 100000), got 0'],
       ['whatsnext', { owner: 'me' }, 'ERR_INPUT: Invalid whatsnext request: owner: expected Guid, got "me"'],
       ['document', { entity: 'invoice', id: 'x', template: 'y' }, 'ERR_INPUT: Invalid document request: id: expected Guid, got "x"'],
+      ['metadata/plan', { create: [{ logicalName: 5 }] }, 'ERR_INPUT: Invalid metadata change: create.0.0.logicalName: expected string, got 5'],
+      ['metadata/apply', { remove: ['account'] }, 'ERR_INPUT: Invalid metadata apply: version: expected number, got undefined'],
     ];
     for (const [path, body, text] of cases) {
       const r = await admin.post(path, body);
