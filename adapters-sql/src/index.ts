@@ -26,3 +26,5 @@ export * from './catalog/kysely-attempt-ledger.js';
 export * from './catalog/kysely-organization-directory.js';
 export * from './tenants/organization-databases.js';
 export * from './tenants/kysely-tenant-registry.js';
+// Files of File and Image fields on disk, in the data folder (issue 18).
+export * from './blobs/disk-blob-store.js';

@@ -1,4 +1,5 @@
-/** Files of File and Image fields (issue 18): the download signature, content sniffing, blob names. */
+/** Files of File and Image fields (issue 18): the download signature, content sniffing, blob names, the blob registry. */
 export * from './sas.js';
-/** The zip preview's listing (name, modified, size) from the central directory (F2). */
-export * from './zip-listing.js';
+export * from './sniff.js';
+export * from './blob-names.js';
+export * from './blob-registry.js';

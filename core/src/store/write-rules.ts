@@ -2,6 +2,7 @@ import { autoNumberRule } from './auto-number.js';
 import { lineItemTotalsRule } from './line-item-totals.js';
 import type { WriteRule } from './record-writes.js';
 import { triggerOutboxRule } from './trigger-outbox.js';
+import { blobRegistryRule } from '../files/blob-registry.js';
 
 /**
  * The rules every store runs inside each write's transaction (see `WriteRule` in
@@ -13,6 +14,8 @@ export const WRITE_RULES: readonly WriteRule[] = [
   // before the line-item rule: a numbered line's number is in place before its amounts
   autoNumberRule,
   lineItemTotalsRule,
+  // the file registry's references, in the record's transaction (issue 18, core/src/files/blob-registry.ts)
+  blobRegistryRule,
   // last: a trigger's condition sees the record as the other rules left it
   triggerOutboxRule,
 ];
