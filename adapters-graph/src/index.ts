@@ -6,6 +6,5 @@ export * from './geocoding/index.js';
 export * from './mail/index.js';
 export * from './documents/index.js';
 export * from './scripts/quickjs-script-sandbox.js';
-export * from './graph/index.js';
 // Files of File and Image fields on Azure block blobs (issue 18).
 export * from './blobs/azure-blob-store.js';
