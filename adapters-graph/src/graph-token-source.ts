@@ -46,6 +46,11 @@ export class ClientCredentialsGraphTokenSource implements GraphTokenSource {
     private readonly timeoutMs = 10_000,
   ) {}
 
+  /** Drops the kept token: Graph refused it (401), so the next call asks for a new one. */
+  forget(): void {
+    if (!this.pending) this.held = null;
+  }
+
   async accessToken(): Promise<Either<GatewayFailure, GraphAccessToken>> {
     if (!this.config) return left({ kind: 'NOT_CONFIGURED', message: 'the cloud drive and calendar are not configured on this server' });
     if (this.held && this.clock.now().getTime() < this.held.renewAt) return right(this.held.token);

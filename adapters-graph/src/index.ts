@@ -8,3 +8,4 @@ export * from './documents/index.js';
 export * from './scripts/quickjs-script-sandbox.js';
 // Files of File and Image fields on Azure block blobs (issue 18).
 export * from './blobs/azure-blob-store.js';
+export * from './graph/index.js';
