@@ -183,5 +183,7 @@ export * from './store/trigger-outbox.js';
 export * from './services/trigger-runs.js';
 /** Files of File and Image fields (issue 18): signSas/verifySas, sniffContentType, blob names. */
 export * from './files/index.js';
+/** The zip preview's listing (name, modified date, size) from the central directory (issue 18). */
+export * from './files/zip-listing.js';
 /** The cloud drive and calendars (issue 18): Graph answer codecs, a record's drive folder, the cloud calendar feed. */
 export * from './cloud/index.js';

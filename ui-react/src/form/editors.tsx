@@ -7,6 +7,7 @@ import { currencyOf, optionsOf } from '../format.js';
 import { local } from '../state/storage.js';
 import { Icon } from '../ui/icons.js';
 import { LookupInput } from './lookup.js';
+import { StoredFileLink } from '../files/stored-file-link.js';
 
 type EditorProps = {
   id: string;
@@ -277,23 +278,8 @@ const StringEditor: Editor = ({ p, f, common, options, value, onChange, disabled
       </>
     );
   }
-  if (hasFlag(p, 'Image') || hasFlag(p, 'File')) {
-    // The address of a stored image or file (uploads come with the blob storage module): a preview or a link.
-    const isAddress = /^(https?:|data:image\/|\/)/.test(text);
-    return (
-      <div className="file-field">
-        <div className={isAddress ? 'adorned' : undefined}>
-          <input type="url" {...common} value={text} onChange={(e) => onChange(e.target.value)} />
-          {isAddress && (
-            <a className="adornment link" href={text} target="_blank" rel="noreferrer" aria-label={`${label}: ${text}`}>
-              <Icon name="external" size={16} />
-            </a>
-          )}
-        </div>
-        {isAddress && hasFlag(p, 'Image') && <img className="image-preview" src={text} alt={label} loading="lazy" />}
-      </div>
-    );
-  }
+  // A stored file where no record form uploads (list cells); the form draws files/file-field.tsx (field-row.tsx).
+  if (hasFlag(p, 'Image') || hasFlag(p, 'File')) return <StoredFileLink id={common.id} name={text} label={label} />;
   const type = hasFlag(p, 'Email') ? 'email' : hasFlag(p, 'Url') ? 'url' : hasFlag(p, 'Phone') ? 'tel' : 'text';
   const href = text && (type === 'email' ? `mailto:${text}` : type === 'url' ? (/^https?:\/\//.test(text) ? text : `https://${text}`) : type === 'tel' ? `tel:${text}` : '');
   return (

@@ -6,6 +6,7 @@ import { ADDRESS_WITH_MAP } from '../address/address-field-model.js';
 import { FieldEditor } from './editors.js';
 import { StageField } from './stage-field.js';
 import { STAGE_COMPONENT } from './stage-field-model.js';
+import { FileField, isFileProperty } from '../files/file-field.js';
 import type { PanelContext } from './panel-context.js';
 
 /** One field of a Fields panel: label (with the Required marker), its editor by type, the hint. */
@@ -38,6 +39,8 @@ export const FieldRow = ({ f, ctx }: { f: FormField; ctx: PanelContext }) => {
       </label>
       {f.customComponent === ADDRESS_WITH_MAP ? (
         <AddressField id={id} p={p} f={f} ctx={ctx} disabled={disabled} invalid={invalid} describedBy={hintId} label={label} />
+      ) : isFileProperty(p) && !f.customComponent ? (
+        <FileField id={id} p={p} f={f} ctx={ctx} disabled={disabled} invalid={invalid} describedBy={hintId} label={label} />
       ) : f.customComponent === STAGE_COMPONENT ? (
         <StageField id={id} p={p} f={f} value={ctx.record[p.logicalName]} disabled={disabled} describedBy={hintId} label={label} onChange={(v) => ctx.setValue(p.logicalName, v)} />
       ) : (
