@@ -13,6 +13,7 @@ import {
   retrieveOne,
   scopeFor,
   updateRecord,
+  transaction,
   writeItem,
   type Caller,
   type Change,
@@ -95,27 +96,28 @@ export class KyselyRecordStore implements RecordStore {
     for (const c of changes) if (c && this.feed) this.feed.publish(c);
   }
 
-  private async write(steps: Steps<WriteOutcome>): Promise<Either<DomainError, string>> {
-    const outcome = await this.runner.transact(sqlWork(steps), (o) => !isLeft(o));
+  private async write(body: (tx: WriteContext) => Steps<WriteOutcome>): Promise<Either<DomainError, string>> {
+    const commits = (o: WriteOutcome) => !isLeft(o);
+    const outcome = await this.runner.transact(sqlWork(transaction(this.ctx, body, commits)), commits);
     if (isLeft(outcome)) return outcome;
     this.publish([outcome.right.change]);
     return right(outcome.right.id);
   }
 
   create(caller: Caller, entity: string, object: EntityRecord): Promise<Either<DomainError, string>> {
-    return this.write(createRecord(this.ctx, caller, entity, object));
+    return this.write((tx) => createRecord(tx, caller, entity, object));
   }
 
   update(caller: Caller, entity: string, object: EntityRecord): Promise<Either<DomainError, string>> {
-    return this.write(updateRecord(this.ctx, caller, entity, object));
+    return this.write((tx) => updateRecord(tx, caller, entity, object));
   }
 
   delete(caller: Caller, entity: string, object: EntityRecord): Promise<Either<DomainError, string>> {
-    return this.write(deleteRecord(this.ctx, caller, entity, object));
+    return this.write((tx) => deleteRecord(tx, caller, entity, object));
   }
 
   restore(caller: Caller, entity: string, id: string): Promise<Either<DomainError, string>> {
-    return this.write(restoreRecord(this.ctx, caller, entity, id));
+    return this.write((tx) => restoreRecord(tx, caller, entity, id));
   }
 
   async executeMultiple(
@@ -127,14 +129,13 @@ export class KyselyRecordStore implements RecordStore {
     if (!options.atomic) {
       const out: ItemResult[] = [];
       for (const item of items) {
-        const r = await this.write(writeItem(this.ctx, caller, item));
+        const r = await this.write((tx) => writeItem(tx, caller, item));
         out.push(isLeft(r) ? itemResult(r) : { id: r.right });
       }
       return right(out);
     }
-    const ctx = this.ctx;
     // The whole batch is one piece of SQL work in one transaction; the first error ends it.
-    function* batch(): Steps<{ outcomes: WriteOutcome[]; failed: number }> {
+    function* batch(ctx: WriteContext): Steps<{ outcomes: WriteOutcome[]; failed: number }> {
       const outcomes: WriteOutcome[] = [];
       for (const item of items) {
         const o = yield* writeItem(ctx, caller, item);
@@ -143,7 +144,8 @@ export class KyselyRecordStore implements RecordStore {
       }
       return { outcomes, failed: -1 };
     }
-    const r = await this.runner.transact(sqlWork(batch()), (x) => x.failed < 0);
+    const commits = (x: { failed: number }) => x.failed < 0;
+    const r = await this.runner.transact(sqlWork(transaction(this.ctx, batch, commits)), commits);
     if (r.failed >= 0) {
       const failure = r.outcomes[r.failed];
       return right(atomicFailure(items.length, r.failed, (failure as { left: DomainError }).left));

@@ -130,4 +130,45 @@ describe('the auto-number rule in every create', () => {
     expect(isLeft(r) && r.left.message).toContain('account.accountnumber');
     expect(nextOf(store)).toBe(1);
   });
+  it('a batch reads its rows once and advances each once: a hand-set next number in the batch wins from there on', async () => {
+    const store = storeOf();
+    const row = ok(await config(store, { objectname: 'account', fieldname: 'accountnumber', prefix: 'N', nextnumber: 1, digits: 1 }));
+    const answers = ok(
+      await store.executeMultiple(sys, [
+        { operation: 'create', name: 'account', object: { name: 'a' } },
+        { operation: 'create', name: 'account', object: { name: 'b' } },
+        { operation: 'update', name: AUTO_NUMBER_ENTITY, object: { id: row, nextnumber: 40 } },
+        { operation: 'create', name: 'account', object: { name: 'c' } },
+        { operation: 'create', name: 'account', object: { name: 'd', accountnumber: 'mine' } },
+        { operation: 'create', name: 'account', object: { name: 'e' } },
+      ], { atomic: true }),
+    );
+    const numbers = await Promise.all(answers.filter((a) => 'id' in a && a.id !== row).map(async (a) => ok(await store.retrieveById(sys, 'account', a.id!)).accountnumber));
+    expect(numbers).toEqual(['N1', 'N2', 'N40', 'mine', 'N41']);
+    expect(nextOf(store)).toBe(42);
+  });
+
+  it('property: any mix of single creates and atomic batches (some failing) numbers 1..k once each, and the row says k+1', async () => {
+    const write = fc.record({ batch: fc.boolean(), fails: fc.boolean(), size: fc.integer({ min: 1, max: 6 }) });
+    await fc.assert(
+      fc.asyncProperty(fc.array(write, { maxLength: 8 }), async (writes) => {
+        const store = storeOf();
+        ok(await config(store, { objectname: 'account', fieldname: 'accountnumber', prefix: '', nextnumber: 1, digits: 1 }));
+        let expected = 0;
+        for (const w of writes) {
+          const items = Array.from({ length: w.size }, (_, i) => ({
+            operation: 'create' as const,
+            name: 'account',
+            object: w.fails && i === w.size - 1 ? { name: 'bad', nosuchfield: 1 } : { name: `r${i}` },
+          }));
+          await store.executeMultiple(sys, items, { atomic: w.batch });
+          expected += w.fails ? (w.batch ? 0 : w.size - 1) : w.size;
+        }
+        const taken = store.rows('account').map((r) => Number(r.accountnumber)).sort((a, b) => a - b);
+        expect(taken).toEqual(Array.from({ length: expected }, (_, i) => i + 1));
+        expect(nextOf(store)).toBe(expected + 1);
+      }),
+      { numRuns: 60 },
+    );
+  });
 });

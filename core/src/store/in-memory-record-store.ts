@@ -22,6 +22,7 @@ import {
   rolledBack,
   updateRecord,
   writeItem,
+  transaction,
   type Steps,
   type StepValue,
   type StepWhere,
@@ -146,9 +147,9 @@ export class InMemoryRecordStore implements RecordStore {
     for (const c of changes) if (c && this.feed) this.feed.publish(c);
   }
 
-  private write(steps: Steps<WriteOutcome>): Either<DomainError, string> {
+  private write(body: (tx: WriteContext) => Steps<WriteOutcome>): Either<DomainError, string> {
     const undo: Array<() => void> = [];
-    const outcome = this.run(steps, undo);
+    const outcome = this.run(transaction(this.ctx, body, (o) => !isLeft(o)), undo);
     if (isLeft(outcome)) {
       for (const u of undo.reverse()) u();
       return outcome;
@@ -173,19 +174,19 @@ export class InMemoryRecordStore implements RecordStore {
   }
 
   async create(caller: Caller, entity: string, object: EntityRecord): Promise<Either<DomainError, string>> {
-    return this.write(createRecord(this.ctx, caller, entity, object));
+    return this.write((tx) => createRecord(tx, caller, entity, object));
   }
 
   async update(caller: Caller, entity: string, object: EntityRecord): Promise<Either<DomainError, string>> {
-    return this.write(updateRecord(this.ctx, caller, entity, object));
+    return this.write((tx) => updateRecord(tx, caller, entity, object));
   }
 
   async delete(caller: Caller, entity: string, object: EntityRecord): Promise<Either<DomainError, string>> {
-    return this.write(deleteRecord(this.ctx, caller, entity, object));
+    return this.write((tx) => deleteRecord(tx, caller, entity, object));
   }
 
   async restore(caller: Caller, entity: string, id: string): Promise<Either<DomainError, string>> {
-    return this.write(restoreRecord(this.ctx, caller, entity, id));
+    return this.write((tx) => restoreRecord(tx, caller, entity, id));
   }
 
   async executeMultiple(
@@ -196,19 +197,26 @@ export class InMemoryRecordStore implements RecordStore {
     if (items.length > MAX_BATCH_SIZE) return left(inputError(`Too many items: at most ${MAX_BATCH_SIZE} (limit MAX_BATCH_SIZE)`));
     if (!options.atomic) {
       return right(items.map((item) => {
-        const r = this.write(writeItem(this.ctx, caller, item));
+        const r = this.write((tx) => writeItem(tx, caller, item));
         return isLeft(r) ? itemResult(r) : { id: r.right };
       }));
     }
     const undo: Array<() => void> = [];
-    const outcomes: WriteOutcome[] = [];
-    for (const item of items) {
-      const o = this.run(writeItem(this.ctx, caller, item), undo);
-      outcomes.push(o);
-      if (isLeft(o)) {
-        for (const u of undo.reverse()) u();
-        return right(atomicFailure(items.length, outcomes.length - 1, o.left));
+    // One transaction's plan, as the SQL store runs it: the first error ends it and undoes it all.
+    function* batch(ctx: WriteContext): Steps<WriteOutcome[]> {
+      const outcomes: WriteOutcome[] = [];
+      for (const item of items) {
+        const o = yield* writeItem(ctx, caller, item);
+        outcomes.push(o);
+        if (isLeft(o)) break;
       }
+      return outcomes;
+    }
+    const outcomes = this.run(transaction(this.ctx, batch, (os) => !os.some(isLeft)), undo);
+    const failed = outcomes.findIndex(isLeft);
+    if (failed >= 0) {
+      for (const u of undo.reverse()) u();
+      return right(atomicFailure(items.length, failed, (outcomes[failed] as { left: DomainError }).left));
     }
     this.publish(outcomes.map((o) => (isLeft(o) ? null : o.right.change)));
     return right(outcomes.map(itemResult));

@@ -103,6 +103,11 @@ export type WriteContext = {
   newId: () => string;
   /** The rules every write runs inside its transaction (default WRITE_RULES: auto numbers, line-item totals, trigger runs). */
   rules?: readonly WriteRule[];
+  /**
+   * What rules learned in this transaction, a fresh map for each (see `transaction`): e.g. the
+   * auto-number rows of an entity, read once per batch. Absent: every write reads afresh.
+   */
+  memo?: Map<string, unknown>;
 };
 
 /** A row a write stored: the values before (none for a create) and after (none for a delete). */
@@ -130,7 +135,25 @@ export type WriteRule = {
   beforeUpdate?: (ctx: WriteContext, caller: Caller, entity: Entity, current: StoredRecord, changes: StoredRecord) => Steps<Either<DomainError, StoredRecord>>;
   /** After the row is written: derived writes or an outbox row; a Left rolls the write back. */
   afterWrite?: (ctx: WriteContext, caller: Caller, written: WrittenRecord) => Steps<Either<DomainError, null>>;
+  /**
+   * Last steps of a transaction that commits: what the rule kept in `ctx.memo` and still owes the
+   * storage (auto numbers taken in a batch advance their row once, by the count taken).
+   */
+  beforeCommit?: (ctx: WriteContext) => Steps<void>;
 };
+
+/**
+ * The plan of one transaction: `body` with a fresh memo, then, when `commits` says its answer
+ * will commit, every rule's beforeCommit. Every store runs each write and each atomic batch
+ * through it, so what rules defer within a transaction is written inside that transaction.
+ */
+export function* transaction<T>(ctx: WriteContext, body: (tx: WriteContext) => Steps<T>, commits: (answer: T) => boolean): Steps<T> {
+  const tx: WriteContext = { ...ctx, memo: new Map() };
+  const answer = yield* body(tx);
+  if (!commits(answer)) return answer;
+  for (const rule of ctx.rules ?? []) if (rule.beforeCommit) yield* rule.beforeCommit(tx);
+  return answer;
+}
 
 function* rulesBeforeInsert(ctx: WriteContext, caller: Caller, entity: Entity, record: StoredRecord): Steps<Either<DomainError, StoredRecord>> {
   let r = record;
