@@ -1,6 +1,6 @@
 import { signal } from '@preact/signals-react';
 import { useSignals } from '@preact/signals-react/runtime';
-import { chooseLanguage, translate, DEFAULT_OFFERED_LANGUAGES, intlLocale, isLanguage, type Language, type MessageKey } from '@tessera/core/internal';
+import { chooseLanguage, fillPlaceholders, translate, DEFAULT_OFFERED_LANGUAGES, intlLocale, isLanguage, type Language, type MessageKey } from '@tessera/core/internal';
 import { KEYS, local } from './state/storage.js';
 
 /** The languages offered: the organization's configured list once the user context names one. */
@@ -34,12 +34,23 @@ export type T = (key: MessageKey, params?: Record<string, string | number>) => s
  * A text with a count is given the count as a number (`t('MsgRecordCount', { n: rows.length })`):
  * the catalogue picks its plural form (1 záznam, 2 záznamy, 5 záznamov).
  */
-export const t: T = (key, params) => translate(language.value, key, params);
+export const t: T = (key, params) => {
+  const own = textOverrides.value.get(key);
+  return own === undefined ? translate(language.value, key, params) : fillPlaceholders(own, params);
+};
 
-/** A component hook: re-renders when the language changes. */
+/**
+ * The organization's own wording of catalogue texts in the current language: inu_localize
+ * records named `ui.{key}` (docs/ui.md "Localization editor"), loaded with the metadata's texts
+ * (state/metadata-texts.ts). A key without one is the catalogue's.
+ */
+export const textOverrides = signal<ReadonlyMap<MessageKey, string>>(new Map());
+
+/** A component hook: re-renders when the language or the organization's texts change. */
 export const useT = (): T => {
   useSignals();
   void language.value;
+  void textOverrides.value;
   return t;
 };
 

@@ -58,6 +58,9 @@ const router = createBrowserRouter([
           { path: 'list/:name', element: <ListRoute /> },
           // Issue 20: report templates open in their editor with a live preview.
           { path: 'edit/report_template/:id', element: later(() => import('./documents/template-editor.js'), 'TemplateEditorRoute') },
+          // Issue 15: a role opens in its permission grid; the localization editor.
+          { path: 'edit/inu_role/:id', element: later(() => import('./role-editor/role-editor.js'), 'RoleEditorRoute') },
+          { path: 'customizelocalization', element: later(() => import('./customize-localization/localization-editor.js'), 'LocalizationRoute') },
           { path: 'edit/:name/:id', element: later(() => import('./form/record-form.js'), 'RecordFormRoute') },
           { path: 'edit/:name/:id/:form', element: later(() => import('./form/record-form.js'), 'RecordFormRoute') },
           { path: 'n/:uniqueName', element: <MenuByName /> },

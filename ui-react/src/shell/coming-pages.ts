@@ -5,11 +5,9 @@ import type { MessageKey } from '@tessera/core/internal';
  * may point at them: the menu marks such items, the app never lands on them, and the route says
  * what the screen will hold (issue 23 item 4). When a screen is built, remove its row here.
  */
-export type ComingPage = 'metadata' | 'localize' | 'custom';
+export type ComingPage = 'metadata' | 'custom';
 
 const COMING: ReadonlyArray<{ page: ComingPage; path: string; match: RegExp; title: MessageKey; text: MessageKey }> = [
-  { page: 'metadata', path: 'customizemetadata', match: /^customizemetadata$/, title: 'MenuMetadata', text: 'ComingMetadata' },
-  { page: 'localize', path: 'customizelocalization', match: /^customizelocalization$/, title: 'MenuLocalize', text: 'ComingLocalize' },
   { page: 'custom', path: 'custom/:id', match: /^custom\/[^/]+$/, title: 'ComingCustomTitle', text: 'ComingCustom' },
 ];
 

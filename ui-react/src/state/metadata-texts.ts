@@ -1,6 +1,9 @@
 import { useEffect } from 'react';
-import { localizedTextsOf, MAX_PAGE_SIZE, METADATA_LANGUAGE, type FetchRequest, type LocalizeRecord } from '../core.js';
+import { isLanguage, localizedTextsOf, MAX_PAGE_SIZE, METADATA_LANGUAGE, type FetchRequest, type LocalizeRecord } from '../core.js';
 import type { ApiClient } from '../api/client.js';
+import { uiTextOverrides } from '../customize-localization/ui-texts.js';
+import { textOverrides } from '../i18n.js';
+import { objectChangedEvent } from './realtime.js';
 import { METADATA_TEXTS_KEY, setMetadataTexts, storedMetadataTexts, type StoredMetadataTexts } from './session.js';
 
 const LOCALIZE_ENTITY = 'inu_localize';
@@ -36,6 +39,8 @@ export const loadMetadataTexts = async (api: ApiClient, lang: string): Promise<v
     if (mine !== latest) return;
     const texts = localizedTextsOf(result.records as LocalizeRecord[], lang);
     setMetadataTexts(texts);
+    // The same records reword the catalogue's texts (`ui.{key}`; docs/ui.md "Localization editor").
+    textOverrides.value = isLanguage(lang) ? uiTextOverrides(result.records as LocalizeRecord[], lang) : new Map();
     try {
       sessionStorage.setItem(METADATA_TEXTS_KEY, JSON.stringify({ token, lang, texts: [...texts] } satisfies StoredMetadataTexts));
     } catch {
@@ -43,6 +48,7 @@ export const loadMetadataTexts = async (api: ApiClient, lang: string): Promise<v
     }
   } catch {
     if (!known && mine === latest) setMetadataTexts(new Map());
+    if (mine === latest) textOverrides.value = new Map();
   }
 };
 
@@ -50,5 +56,9 @@ export const loadMetadataTexts = async (api: ApiClient, lang: string): Promise<v
 export const useMetadataTexts = (api: ApiClient, lang: string, userId: string): void => {
   useEffect(() => {
     void loadMetadataTexts(api, lang);
+    // A saved translation (the localization editor, here or in another tab) shows at once.
+    const onChange = () => void loadMetadataTexts(api, lang);
+    window.addEventListener(objectChangedEvent(LOCALIZE_ENTITY), onChange);
+    return () => window.removeEventListener(objectChangedEvent(LOCALIZE_ENTITY), onChange);
   }, [api, lang, userId]);
 };
