@@ -119,6 +119,8 @@ export const createApp = (deps: HttpDeps): express.Express => {
           'connect-src': ["'self'", 'https:'],
           // Metadata scripts run in a dedicated worker made from a Blob (ui-react/src/scripts, issue 16).
           'worker-src': ["'self'", 'blob:'],
+          // The file preview shows a PDF not uploaded yet from its object URL (ui-react/src/files, issue 18).
+          'frame-src': ["'self'", 'blob:'],
           // Served over plain HTTP on a LAN address, upgrading would break every request.
           'upgrade-insecure-requests': null,
         },

@@ -79,16 +79,32 @@ describe('CloudFilePreview (spec 001 section 2: previous and next, rotate by 90 
     expect(model.turns.value).toBe(0);
   });
 
-  it('a zip shows its entries (name, modified date, size); a pdf its bytes; others need nothing loaded', async () => {
+  it('a zip shows its entries (name, modified date, size); a pdf and others are shown from their address (nothing loaded)', async () => {
     const { model, loaded } = setup(1);
     await settle();
     expect(model.content.value).toEqual({ _tag: 'Zip', listing: { _tag: 'Listed', total: 1, entries: [{ name: 'a.txt', modified: '2024-03-15T10:30:42', size: 5 }] } });
     model.next();
     await settle();
-    expect(model.content.value._tag).toBe('Pdf');
+    expect(model.content.value).toEqual({ _tag: 'Pdf' });
     model.next();
     expect(model.content.value).toEqual({ _tag: 'Other' });
-    expect(loaded).toEqual(['u:zip', 'u:pdf']);
+    expect(loaded).toEqual(['u:zip']);
+  });
+
+  it('a file the browser holds (not uploaded yet) is read from its bytes, not fetched', async () => {
+    const loaded: string[] = [];
+    const model = cloudFilePreviewModel([{ key: 'z', name: 'x.zip', url: 'blob:local', blob: new Blob([bytes(ZIP)]) }], 0, {
+      load: async (url) => {
+        loaded.push(url);
+        throw new Error('refused by the content security policy');
+      },
+      rotate: async () => {
+        throw new Error('unused');
+      },
+    });
+    await settle();
+    expect(model.content.value._tag).toBe('Zip');
+    expect(loaded).toEqual([]);
   });
 
   it('a failed load says why; a file that is not a zip after all says so', async () => {

@@ -13,8 +13,12 @@ import type { PreparedImage } from './image-resize.js';
  * and turning images are passed in.
  */
 
-/** A file to show: `url` is where its bytes are (a signed blob address, a drive download URL, an object URL). */
-export type PreviewFile = { key: string; name: string; url: string; contentType?: string; size?: number; modified?: string };
+/**
+ * A file to show: `url` is where its bytes are (a signed blob address, a drive download URL, an
+ * object URL); `blob` the bytes themselves when the browser holds them (a file not uploaded yet:
+ * read directly, since the page's content security policy does not let fetch read blob: URLs).
+ */
+export type PreviewFile = { key: string; name: string; url: string; contentType?: string; size?: number; modified?: string; blob?: Blob };
 
 /** What the body of the dialog shows for the current file (images and other files need nothing loaded). */
 export type PreviewContent =
@@ -22,7 +26,7 @@ export type PreviewContent =
   | { _tag: 'Other' }
   | { _tag: 'Loading' }
   | { _tag: 'Zip'; listing: Extract<ZipListing, { _tag: 'Listed' }> }
-  | { _tag: 'Pdf'; blob: Blob }
+  | { _tag: 'Pdf' }
   | { _tag: 'Failed'; message: string }
   | { _tag: 'NotZip' };
 
@@ -56,24 +60,23 @@ export const cloudFilePreviewModel = (initial: readonly PreviewFile[], start: nu
   const canRotate = computed(() => kind.value === 'image');
   const canSave = computed(() => !!deps.onSave && canRotate.value && turns.value !== 0 && !saving.value);
 
+  const bytesOf = (f: PreviewFile): Promise<Blob> => (f.blob ? Promise.resolve(f.blob) : deps.load(f.url));
+
   /** Loads what the current file's view needs; a newer load wins over an older answer. */
   let loadToken = 0;
   const loadContent = async (): Promise<void> => {
     const token = ++loadToken;
     const f = current.value;
     const k = kind.value;
-    if (!f || k === 'image' || k === 'other') {
-      content.value = k === 'image' ? { _tag: 'Image' } : { _tag: 'Other' };
+    // Images and PDFs are shown from their address by the browser; only a zip's bytes are read here.
+    if (!f || k !== 'zip') {
+      content.value = k === 'image' ? { _tag: 'Image' } : k === 'pdf' ? { _tag: 'Pdf' } : { _tag: 'Other' };
       return;
     }
     content.value = { _tag: 'Loading' };
     try {
-      const blob = await deps.load(f.url);
+      const blob = await bytesOf(f);
       if (token !== loadToken) return;
-      if (k === 'pdf') {
-        content.value = { _tag: 'Pdf', blob };
-        return;
-      }
       const listing = zipListing(new Uint8Array(await blob.arrayBuffer()), { maxEntries: 1000 });
       if (token !== loadToken) return;
       content.value = listing._tag === 'Listed' ? { _tag: 'Zip', listing } : { _tag: 'NotZip' };
@@ -119,7 +122,7 @@ export const cloudFilePreviewModel = (initial: readonly PreviewFile[], start: nu
       saveError.value = '';
     });
     try {
-      const turned = await deps.rotate(await deps.load(f.url), f.name, turns.value);
+      const turned = await deps.rotate(await bytesOf(f), f.name, turns.value);
       await deps.onSave(f, turned);
       batch(() => {
         turns.value = 0;

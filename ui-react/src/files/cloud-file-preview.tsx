@@ -151,7 +151,8 @@ const PreviewBody = ({ file, content, turns }: { file: PreviewFile; content: Pre
     case 'NotZip':
       return <p className="error-text">{t('FilesNotZip')}</p>;
     case 'Pdf':
-      return <PdfView blob={content.blob} title={file.name} />;
+      // Served inline by the blob download; a file not uploaded yet is its object URL.
+      return <iframe className="file-preview-pdf" src={file.url} title={file.name} />;
     case 'Zip':
       return <ZipView listing={content.listing} />;
     case 'Other':
@@ -194,13 +195,6 @@ const TurnedImage = ({ file, turns }: { file: PreviewFile; turns: number }) => {
       <img src={file.url} alt={file.name} style={style} onError={() => setFailed(true)} data-turns={turns} />
     </div>
   );
-};
-
-const PdfView = ({ blob, title }: { blob: Blob; title: string }) => {
-  // The bytes as a PDF of this page: shown inline whatever disposition the server answered with.
-  const url = useMemo(() => URL.createObjectURL(blob.type === 'application/pdf' ? blob : new Blob([blob], { type: 'application/pdf' })), [blob]);
-  useEffect(() => () => URL.revokeObjectURL(url), [url]);
-  return <iframe className="file-preview-pdf" src={url} title={title} />;
 };
 
 const ZipView = ({ listing }: { listing: Extract<PreviewContent, { _tag: 'Zip' }>['listing'] }) => {

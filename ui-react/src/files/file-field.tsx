@@ -69,7 +69,7 @@ const formFiles = (ctx: PanelContext, blobUrl: (name: string) => string): Previe
     .sort(([a], [b]) => order.indexOf(a) - order.indexOf(b))
     .flatMap(([field, { model }]): PreviewFile[] => {
       const pending = model.pending.value;
-      if (pending) return [{ key: field, name: pending.fileName, url: pending.url, contentType: pending.contentType, size: pending.size }];
+      if (pending) return [{ key: field, name: pending.fileName, url: pending.url, contentType: pending.contentType, size: pending.size, blob: pending.blob }];
       const stored = ctx.record[field];
       return typeof stored === 'string' && stored ? [{ key: field, name: stored, url: blobUrl(stored) }] : [];
     });
