@@ -21,4 +21,5 @@ export const CUSTOM_PANELS: Readonly<Record<string, LazyExoticComponent<Componen
   journeydietary: lazy(() => import('../travel/journey-dietary-panel.js')),
   surveydesign: lazy(() => import('../surveys/survey-design-panel.js')),
   surveyresponse: lazy(() => import('../surveys/survey-response-panel.js')),
+  activityfeed: lazy(() => import('../activity/activity-feed-panel.js')),
 };

@@ -5,6 +5,7 @@ import { t } from '../i18n.js';
 import { loadSession, metadataExpired, newerBuildOut, PAGE_LOADED_AT, session } from '../state/session.js';
 import { METADATA_CHANGED_EVENT, startRealtime } from '../state/realtime.js';
 import { toast } from '../ui/dialogs.js';
+import { startReminderWatch } from '../activity/reminder-watch.js';
 
 /** Watches the session: 401 popup, metadata age, metadata changes, newer builds, realtime. */
 export const useSessionWatch = () => {
@@ -32,7 +33,9 @@ export const useSessionWatch = () => {
     const onMeta = () => void reload();
     window.addEventListener(METADATA_CHANGED_EVENT, onMeta);
     const stop = startRealtime(api);
+    const stopReminders = startReminderWatch(api); // issue 18: due reminders as notifications
     return () => {
+      stopReminders();
       window.removeEventListener(UNAUTHORIZED_EVENT, onUnauthorized);
       window.removeEventListener(METADATA_CHANGED_EVENT, onMeta);
       clearInterval(tick);
