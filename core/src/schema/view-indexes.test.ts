@@ -6,7 +6,7 @@ import { demoPack } from '../packs/packs.js';
 import { diffSchema } from './migration-plan.js';
 import { schemaOfMetadata } from './migrate.js';
 import { findTable, type Schema } from './schema-model.js';
-import { viewIndexes, withViewIndexes, withViewIndexHints, type IndexedView } from './view-indexes.js';
+import { quickFilterIndexes, viewIndexes, withViewIndexes, withViewIndexHints, type IndexedFilterBar, type IndexedView } from './view-indexes.js';
 import { planMigration } from './migrate.js';
 
 const appointment: Entity = {
@@ -137,5 +137,31 @@ describe('a list view asks for its equality conditions then its sort column; a l
         expect(columns[columns.length - 1]).toBe(order);
       }),
     );
+  });
+});
+
+describe('quick filters ask for (their field, the list order) on each list of the entity (issue 24: "views and quick filters")', () => {
+  const list = (order: string): IndexedView => ({ objectname: 'account', body: { viewMode: 'list', query: { orders: [{ attribute: order }] } } });
+  const bar = (filters: IndexedFilterBar['body']['filters']): IndexedFilterBar => ({ objectname: 'account', body: { filters } });
+  it('options, lookup and owner filters index (field, order) per distinct list order; text, date and customFetch filters none', () => {
+    const bars = [bar([
+      { type: 'options', propertyName: 'industry' },
+      { type: 'owner', propertyName: 'ownerid' },
+      { type: 'text', propertyName: 'name' },
+      { type: 'date', propertyName: 'createdon' },
+      { type: 'lookup', propertyName: 'parentaccountid', customFetch: {} },
+    ])];
+    expect(quickFilterIndexes(bars, [list('name'), list('name'), list('createdon')]).map((i) => i.index.columns)).toEqual([
+      ['industry', 'name'], ['industry', 'createdon'], ['ownerid', 'name'], ['ownerid', 'createdon'],
+    ]);
+  });
+  it('a filter on the order field itself asks for that field alone; another entity\'s lists ask nothing', () => {
+    expect(quickFilterIndexes([bar([{ type: 'options', propertyName: 'name' }])], [list('name')]).map((i) => i.index.columns)).toEqual([['name']]);
+    expect(quickFilterIndexes([bar([{ type: 'options', propertyName: 'industry' }])], [{ ...list('name'), objectname: 'lead' }])).toEqual([]);
+  });
+  it("the demo: the account quick filters' industry gets (industry, name) in the entity's indexes", () => {
+    const pack = demoPack();
+    const account = withViewIndexHints(pack.entities, pack.views ?? []).find((e) => e.logicalName === 'account')!;
+    expect(account.indexes).toContainEqual(['industry', 'name']);
   });
 });

@@ -102,10 +102,47 @@ export const withViewIndexes = (schema: Schema, wanted: readonly ViewIndex[]): S
 const listViewsOf = (views: ReadonlyArray<{ kind: string; objectname?: string; body: unknown }>): IndexedView[] =>
   views.flatMap((v) => (v.kind === 'view' && v.objectname ? [{ objectname: v.objectname, body: v.body as IndexedView['body'] }] : []));
 
+/** The quick filters that add `field = value` (or `in`) to a list: option sets, lookups, the owner. */
+const EQUALITY_FILTERS = new Set(['options', 'lookup', 'owner']);
+
+/** A quick-filter bar as the rule reads it (inu_view kind `filter`). */
+export type IndexedFilterBar = { readonly objectname: string; readonly body: { readonly filters?: ReadonlyArray<{ type?: string; propertyName?: string; customFetch?: unknown }> } };
+
+/**
+ * Indexes for the quick filters (issue 24: "what the views and quick filters of an entity filter
+ * and sort on"): a quick filter that adds an equality on one of the entity's own fields makes the
+ * list `field = value ORDER BY the view's order`, so for each list view of the entity the index is
+ * (field, that order): the filtered page is then read in order from the index. A filter with its own
+ * `customFetch` says nothing of its columns and asks for none; text and date filters are ranges or
+ * searches (the full-text index and the view's order serve them).
+ */
+export const quickFilterIndexes = (bars: readonly IndexedFilterBar[], lists: readonly IndexedView[]): ViewIndex[] => {
+  const out: ViewIndex[] = [];
+  const seen = new Set<string>();
+  for (const bar of bars)
+    for (const f of bar.body.filters ?? []) {
+      const field = f.propertyName;
+      if (!field || !onRoot(field) || f.customFetch !== undefined || !EQUALITY_FILTERS.has(f.type ?? '')) continue;
+      for (const v of lists) {
+        if (nameKey(v.objectname) !== nameKey(bar.objectname) || !showsList(v.body)) continue;
+        const order = v.body.query?.orders?.[0]?.attribute;
+        const columns = order && onRoot(order) && nameKey(order) !== nameKey(field) ? [field, order] : [field];
+        const key = nameKey(`${bar.objectname}|${columns.join('|')}`);
+        if (seen.has(key)) continue;
+        seen.add(key);
+        out.push({ table: bar.objectname, index: { name: viewIndexName(bar.objectname, columns), columns, unique: false } });
+      }
+    }
+  return out;
+};
+
+const filterBarsOf = (views: ReadonlyArray<{ kind: string; objectname?: string; body: unknown }>): IndexedFilterBar[] =>
+  views.flatMap((v) => (v.kind === 'filter' && v.objectname ? [{ objectname: v.objectname, body: (v.body ?? {}) as IndexedFilterBar['body'] }] : []));
+
 /** The entities with the indexes their views ask for in `indexes` (kept once; the order of first sight). */
 export const withViewIndexHints = (entities: readonly Entity[], views: ReadonlyArray<{ kind: string; objectname?: string; body: unknown }>): Entity[] => {
   const listed = listViewsOf(views);
-  const wanted = viewIndexes(listed);
+  const wanted = [...viewIndexes(listed), ...quickFilterIndexes(filterBarsOf(views), listed)];
   return entities.map((e) => {
     const mine = wanted.filter((w) => nameKey(w.table) === nameKey(e.logicalName)).map((w) => [...w.index.columns]);
     const lists = [...(e.indexes ?? [])];

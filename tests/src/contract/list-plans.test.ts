@@ -94,4 +94,13 @@ describe('the plan of each demo list query uses an index (issue 24)', () => {
     }
     expect(bad).toEqual([]);
   });
+  it('a demo list with an option-set quick filter on (industry = value) reads its page from the quick-filter index in order', async () => {
+    const accounts = views.find((v) => v.objectname === 'account' && v.query.orders?.[0]?.attribute === 'name' && !(v.query.filter?.conditions ?? []).length);
+    const base = accounts ?? { name: 'all accounts', objectname: 'account', query: { name: 'account', orders: [{ attribute: 'name' }] } as EntityQuery };
+    const filtered: View = { ...base, query: { ...base.query, filter: { type: 'and', conditions: [{ attribute: 'industry', operator: 'eq', value: 3 }] } } };
+    const plan = await planOf(filtered);
+    expect(plan.some((l) => /SEARCH t0 USING (COVERING )?INDEX \S*industry\S* \(industry=\?\)/i.test(l))).toBe(true);
+    const firstSort = plan.findIndex((l) => l === 'USE TEMP B-TREE FOR ORDER BY');
+    expect(firstSort < 0 || firstSort > plan.findIndex((l) => l === 'SCAN p')).toBe(true);
+  });
 });
