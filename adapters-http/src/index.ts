@@ -19,3 +19,4 @@ export * from './routes/provider-flow.js';
 export * from './routes/graph-routes.js';
 export * from './routes/geocode-routes.js';
 export * from './routes/graph-directions-request.js';
+export * from './routes/blob-routes.js';

@@ -20,6 +20,7 @@ import {
 import { buildContainer, closeContainer, CliTokens, repositoryRoot, type HostConfig, type HostOverrides } from './container.js';
 import { constant, provide, resolve } from './di.js';
 import { startTriggers, triggersModule } from './trigger-runner.js';
+import { blobRouteDepsFromEnv } from './blob-config.js';
 
 export const ServerTokens = {
   HttpApp: token<Express>('cli.HttpApp'),
@@ -112,6 +113,8 @@ const httpAppModule = (options: ServerOptions, env: Record<string, string | unde
           logger,
           providers,
           graph,
+          // Files of File and Image fields: the data folder's files/, or Azure blobs (issue 18; TESSERA_BLOB_*).
+          blobs: blobRouteDepsFromEnv(env, options.dataDir, clock, logger),
           config: {
             puzzleDifficultyBits: options.attemptLimits?.puzzleDifficultyBits,
             buildDate: options.buildDate ?? new Date().toISOString(),

@@ -10,7 +10,8 @@ import { isBlobName } from './blob-names.js';
 /**
  * The blob registry (issue 18): which records reference which blob, so a download can ask "may
  * this user read a record that references it?". One system entity, inu_blob, holds two kinds of row:
- * - the upload: name, filename, contenttype, size, no objectname (written by POST /api/blob);
+ * - the upload: name, filename, contenttype, size, uploadedby, no objectname (written by POST /api/blob);
+ *   until a record references it, only its uploader may download it (the form's preview before save);
  * - a reference: name, objectname, objectid, field, written by this rule in the same transaction
  *   as the record write that sets the field (and removed by the write that clears or changes it,
  *   or deletes the record), so the registry never disagrees with the records.
@@ -24,8 +25,9 @@ export const blobFields = (entity: Entity): string[] =>
   entity.properties.filter((p) => hasFlag(p, 'Image') || hasFlag(p, 'File')).map((p) => p.logicalName);
 
 /** The row of an upload, to create as the system (the registry belongs to no user). */
-export const blobUploadRow = (upload: { name: string; fileName: string; contentType: string; size: number }): EntityRecord => ({
+export const blobUploadRow = (upload: { name: string; fileName: string; contentType: string; size: number; uploadedBy: string }): EntityRecord => ({
   name: upload.name,
+  uploadedby: upload.uploadedBy,
   filename: upload.fileName.slice(0, 400),
   contenttype: upload.contentType,
   size: upload.size,
@@ -71,7 +73,7 @@ export const blobRegistryRule: WriteRule = {
 
 /** The references of a blob as stored rows (entity, record id, field), for the download's read check. */
 export type BlobReference = { objectname: string; objectid: string; field: string };
-export const referencesOf = (rows: readonly StoredRecord[] | readonly EntityRecord[]): BlobReference[] =>
+export const referencesOf = (rows: ReadonlyArray<Record<string, unknown>>): BlobReference[] =>
   rows
     .filter((r) => typeof r.objectname === 'string' && r.objectname !== '' && typeof r.objectid === 'string')
     .map((r) => ({ objectname: String(r.objectname), objectid: String(r.objectid), field: String(r.field ?? '') }));
