@@ -63,6 +63,13 @@ describe('issue 12 point 4: every call decodes its input with the route table\'s
     expect([r.status, await r.text()]).toEqual([400, 'ERR_INPUT: Invalid import upload query: mode: expected mode, got "bogus"']);
   });
 
+  it('the blob calls (issue 18): an upload naming no entity or field is 400, a download without a valid sas 403, never 500', async () => {
+    const up = await fetch(`${h.url}/api/blob?fileName=a.png`, { method: 'POST', headers: { 'x-accessptoken': admin.token, 'content-type': 'application/octet-stream' }, body: 'x' });
+    expect([up.status, await up.text()]).toEqual([400, 'ERR_INPUT: No Object:']);
+    const down = await fetch(`${h.url}/api/blob/${ORG}/0123456789abcdef0123456789abcdef.png?sv=1&su=%ZZ&so=[]`);
+    expect([down.status, await down.text()]).toEqual([403, 'ERR_PERMISSION: the file link is not valid']);
+  });
+
   it('extra keys of a body are dropped, not refused (existing clients keep working)', async () => {
     const r = await admin.post('update', { operation: 'create', name: 'account', object: { name: 'Extra keys' }, clientVersion: 3 });
     expect(r.status, await r.clone().text()).toBe(200);
