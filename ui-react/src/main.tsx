@@ -69,6 +69,8 @@ const router = createBrowserRouter([
           { path: 'export', element: later(() => import('./export/export-page.js'), 'ExportPage') },
           { path: 'import', element: later(() => import('./import/import-page.js'), 'ImportPage') },
           { path: 'dashboard/:name', element: later(() => import('./dashboard/dashboard-screen.js'), 'DashboardRoute') },
+          // Issue 15: the metadata editor with its migration preview.
+          { path: 'customizemetadata', element: later(() => import('./customize-metadata/metadata-editor-screen.js'), 'MetadataEditorPage') },
           // Spec routes whose screens are not built yet say so, rather than 'Page not found'.
           ...COMING_PAGE_PATHS.map((path) => ({ path, element: <NotBuiltPage /> })),
           { path: '*', element: <NotFoundPage /> },

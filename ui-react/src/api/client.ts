@@ -1,4 +1,5 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
+import type { MetadataAppliedAnswer, MetadataApplyBody, MetadataChangeBody, MetadataPlanAnswer } from '@tessera/core/internal';
 import {
   API,
   describeErrors,
@@ -312,6 +313,16 @@ export class ApiClient {
   async update(operation: 'create' | 'update' | 'delete', name: string, object: EntityRecord): Promise<string> {
     const text = await this.call(API.update, { operation, name, object });
     return text.trim().replace(/^"|"$/g, '');
+  }
+
+  /** POST /api/metadata/plan: the migration plan of a metadata change (the metadata editor, issue 15). */
+  metadataPlan(change: MetadataChangeBody): Promise<MetadataPlanAnswer> {
+    return this.call(API.metadataPlan, change);
+  }
+
+  /** POST /api/metadata/apply: applies a reviewed change (`version` of its plan, each step that can lose data confirmed). */
+  metadataApply(body: MetadataApplyBody): Promise<MetadataAppliedAnswer> {
+    return this.call(API.metadataApply, body);
   }
 
   /** POST /api/whatsnext: a page of the What's Next list; `signal` cancels the load (a filter changed meanwhile). */

@@ -8,7 +8,6 @@ import type { MessageKey } from '@tessera/core/internal';
 export type ComingPage = 'metadata' | 'custom';
 
 const COMING: ReadonlyArray<{ page: ComingPage; path: string; match: RegExp; title: MessageKey; text: MessageKey }> = [
-  { page: 'metadata', path: 'customizemetadata', match: /^customizemetadata$/, title: 'MenuMetadata', text: 'ComingMetadata' },
   { page: 'custom', path: 'custom/:id', match: /^custom\/[^/]+$/, title: 'ComingCustomTitle', text: 'ComingCustom' },
 ];
 
