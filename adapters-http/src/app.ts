@@ -32,6 +32,7 @@ import { metadataRoutes } from './routes/metadata-routes.js';
 import { metadataRoutes } from './routes/metadata-routes.js';
 import { importExportRoutes } from './routes/import-export-routes.js';
 import { graphRoutes, type GraphRouteDeps } from './routes/graph-routes.js';
+import { driveRoutes, type DriveRouteDeps } from './routes/drive-routes.js';
 import { geocodeRoutes } from './routes/geocode-routes.js';
 import { documentRoutes } from './routes/document-routes.js';
 import { blobRoutes, blobSasSigner, type BlobRouteDeps } from './routes/blob-routes.js';
@@ -85,6 +86,8 @@ export type HttpDeps = {
   providers?: ProviderRouteDeps;
   /** GET /api/azure/accesstoken and POST /api/distance; without it those calls answer 404. */
   graph?: GraphRouteDeps;
+  /** The CloudFiles panel's drive and the calendar view's cloud events on Microsoft Graph (issue 18); without it those calls answer 404. */
+  drive?: DriveRouteDeps;
   /** POST /api/geocode (issue 14); without it that call answers 404. */
   geocoder?: Geocoder;
   /** The import files of /api/import/* (uploads kept until their commit). */
@@ -153,6 +156,7 @@ export const createApp = (deps: HttpDeps): express.Express => {
   api.use(metadataRoutes({ clock: deps.clock }, guard));
   api.use(metadataRoutes({ clock: deps.clock }, guard));
   if (deps.graph) api.use(graphRoutes(deps.graph, guard));
+  if (deps.drive) api.use(driveRoutes(deps.drive, guard));
   if (deps.geocoder) api.use(geocodeRoutes(deps.geocoder, guard));
   if (deps.documents) api.use(documentRoutes(deps.documents, guard));
   if (deps.blobs) api.use(blobRoutes({ ...deps.blobs, tenants: deps.tenants, callers, guard }));

@@ -20,3 +20,4 @@ export * from './routes/graph-routes.js';
 export * from './routes/geocode-routes.js';
 export * from './routes/graph-directions-request.js';
 export * from './routes/blob-routes.js';
+export * from './routes/drive-routes.js';

@@ -61,6 +61,8 @@ const router = createBrowserRouter([
           // Issue 15: a role opens in its permission grid; the localization editor.
           { path: 'edit/inu_role/:id', element: later(() => import('./role-editor/role-editor.js'), 'RoleEditorRoute') },
           { path: 'customizelocalization', element: later(() => import('./customize-localization/localization-editor.js'), 'LocalizationRoute') },
+          // Issue 15: view definitions open in their JSON editor with a preview.
+          { path: 'edit/inu_view/:id', element: later(() => import('./json-editors/inu-view-editor.js'), 'InuViewEditorRoute') },
           { path: 'edit/:name/:id', element: later(() => import('./form/record-form.js'), 'RecordFormRoute') },
           { path: 'edit/:name/:id/:form', element: later(() => import('./form/record-form.js'), 'RecordFormRoute') },
           { path: 'n/:uniqueName', element: <MenuByName /> },

@@ -10,7 +10,7 @@ import { alertDialog, toast } from '../ui/dialogs.js';
 import { Icon } from '../ui/icons.js';
 import { Modal } from '../ui/modal.js';
 import type { Entity, FetchRequest } from '../core.js';
-import { exportModel, exportQueryOf, type ExportModel, type ExportTarget, type QueryProblem } from './export-model.js';
+import { checkQueryText, exportModel, exportQueryOf, type ExportModel, type ExportTarget, type QueryProblem } from './export-model.js';
 
 /**
  * The Export dialog (spec 002 section 2: titled Export, with a download command): Export Records
@@ -61,6 +61,23 @@ export const ExportDialog = ({ onClose, ...target }: ExportDialogProps) => {
   const close = () => {
     model.stop();
     onClose();
+  };
+  const editQuery = async () => {
+    const { openSetupQueryDialog } = await import('../setup-query/setup-query-dialog.js');
+    const entities = session.value?.entities ?? {};
+    await openSetupQueryDialog({
+      initial: model.queryText.value,
+      entities,
+      entity: model.entity.logicalName,
+      extraCheck: (_request, text) => {
+        const r = checkQueryText(text, model.entity, entities);
+        return isLeft(r) ? problemText(t, r.left) : null;
+      },
+      onSave: (request) => {
+        model.queryText.value = JSON.stringify(request, null, 2);
+        return null;
+      },
+    });
   };
   const download = async () => {
     if (await model.start()) {
@@ -128,29 +145,15 @@ export const ExportDialog = ({ onClose, ...target }: ExportDialogProps) => {
           {t('LblExportTotals')}
         </label>
         <div>
-          <button type="button" className="btn btn-link" aria-expanded={model.editing.value} aria-controls={`${ids}-query`} onClick={() => (model.editing.value = !model.editing.value)} disabled={model.busy.value}>
+          {/* Issue 15: Edit Query opens the Setup Query dialog; the export's own rules (exportable columns) join the engine's. */}
+          <button type="button" className="btn btn-link" onClick={() => void editQuery()} disabled={model.busy.value}>
             {t('CmdEditQuery')}
           </button>
         </div>
-        {model.editing.value && (
-          <div className="field">
-            <label htmlFor={`${ids}-query`}>{t('LblExportQuery')}</label>
-            <textarea
-              id={`${ids}-query`}
-              className="export-query"
-              spellCheck={false}
-              rows={12}
-              value={model.queryText.value}
-              aria-invalid={isLeft(query)}
-              aria-describedby={isLeft(query) ? `${ids}-query-error` : undefined}
-              onChange={(e) => (model.queryText.value = e.target.value)}
-            />
-            {isLeft(query) && (
-              <p id={`${ids}-query-error`} className="error-text" role="alert">
-                {problemText(t, query.left)}
-              </p>
-            )}
-          </div>
+        {isLeft(query) && (
+          <p className="error-text" role="alert">
+            {problemText(t, query.left)}
+          </p>
         )}
         {status._tag === 'Preparing' && (
           <div className="export-progress" role="status">

@@ -16,6 +16,9 @@ import { alertDialog, alertFailure, confirmDialog } from '../ui/dialogs.js';
 import { Icon } from '../ui/icons.js';
 import { useShell } from '../shell/shell-context.js';
 import { NavigationGuard } from '../form/navigation-guard.js';
+import { CustomizeBar, useCustomizeShortcut } from '../customize/customize-bar.js';
+import { shownFilters, shownViews } from '../customize/customize-state.js';
+import { ListCustomizeTools } from '../customize/list-customize.js';
 import { EditBar, editShortcut, notAvailableWhileEditing, type Guard } from './list-edit-bar.js';
 import { EDIT_OFF, EDIT_ON, listEditModel, type ListEditModel } from './list-edit-model.js';
 import { listModel, type ListModel } from './list-model.js';
@@ -24,6 +27,7 @@ import { ListTable } from './list-table.js';
 import { QuickFilterBar } from './quick-filter-bar.js';
 import { listQuickFilters } from './quick-filters/personal-filters.js';
 import { shownModes, VIEW_BODIES, type ViewBodyProps } from './view-bodies.js';
+import { ViewQueryCommand } from '../setup-query/view-query-command.js';
 
 /** The search box waits for a pause in typing before the list asks the server. */
 const SEARCH_PAUSE_MS = 250;
@@ -69,11 +73,12 @@ const EntityList = ({ name }: { name: string }) => {
       listModel({
         api,
         entity: () => entityOf(name) as Entity,
-        views: () => viewsOf(entityOf(name) as Entity, session.value?.context.gui ?? [], parsedBody),
+        // Issue 15: the drafts of customize mode show live (customize-state.ts).
+        views: () => shownViews(name, viewsOf(entityOf(name) as Entity, session.value?.context.gui ?? [], parsedBody)),
         initialView: params.get('view') ?? '',
         filters: () => {
           const entity = entityOf(name) as Entity;
-          return listQuickFilters(entity, visibleQuickFilters(withScriptFetches(quickFiltersOf(name, entity.properties.some((p) => p.logicalName === 'ownerid')), runFetchScript), (p) => checkPermissionString(caller.value!, p)));
+          return listQuickFilters(entity, visibleQuickFilters(withScriptFetches(shownFilters(name, quickFiltersOf(name, entity.properties.some((p) => p.logicalName === 'ownerid'))), runFetchScript), (p) => checkPermissionString(caller.value!, p)));
         },
         caller: () => caller.value!,
         memory: sessionStore,
@@ -112,6 +117,7 @@ const EntityList = ({ name }: { name: string }) => {
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
   }, [edit]);
+  useCustomizeShortcut();
   /** Spec 001 section 2: what would reload or leave the list is refused while edits wait: 'Operation not available while editing list.' */
   const guard: Guard = (action) => (edit.dirty.value ? notAvailableWhileEditing(t) : action());
   const leaving = useRef(false);
@@ -132,6 +138,10 @@ const EntityList = ({ name }: { name: string }) => {
       {edit.dirty.value && <NavigationGuard proceeding={leaving} onSave={async () => (await edit.save())._tag === 'Saved'} />}
       <ListHead model={model} appParam={appParam} edit={edit} guard={guard} />
       {edit.editing.value && <EditBar model={model} edit={edit} />}
+      {/* Issue 15: customize mode's bar with the columns and quick-filter editors. */}
+      <CustomizeBar>
+        <ListCustomizeTools model={model} />
+      </CustomizeBar>
       <div className="toolbar">
         <label className="search-box">
           <Icon name="search" />
@@ -293,6 +303,10 @@ const ListHead = ({ model, appParam, edit, guard }: { model: ListModel; appParam
         )}
         {!editing && (
           <ScriptCommands entity={name} commands={model.view.value?.body.commands} selected={() => (rows ?? []).filter((r) => selected.has(String(r.id)))} onDone={() => void model.load()} />
+        )}
+        {/* Issue 15: the view's query in the Setup Query dialog (users who may change views). */}
+        {!editing && model.view.value && (
+          <ViewQueryCommand entity={entity} viewName={model.view.value.name} viewLabel={model.view.value.label} body={model.view.value.body} onSaved={() => void model.load()} />
         )}
         <button type="button" className="btn btn-plain icon-only" aria-label={t('CmdRefresh')} title={t('CmdRefresh')} onClick={() => guard(() => void model.load())}>
           <Icon name="refresh" />
