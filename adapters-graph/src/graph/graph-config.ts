@@ -1,6 +1,6 @@
 import { left, type Either } from 'fp-ts/lib/Either.js';
-import type { CalendarGateway, Clock, DriveGateway, GraphFailure } from '@tessera/core/internal';
-import { ClientCredentialsGraphTokenSource, graphTokenConfigFromEnv } from '../graph-token-source.js';
+import type { CalendarGateway, Clock, DriveGateway, GraphFailure, GraphTokenSource } from '@tessera/core/internal';
+import { graphTokenConfigFromEnv } from '../graph-token-source.js';
 import { GraphCalendarGateway } from './graph-calendar-gateway.js';
 import { GraphDriveGateway } from './graph-drive-gateway.js';
 import { DEFAULT_GRAPH_REQUEST_OPTIONS, GraphRequests } from './graph-requests.js';
@@ -52,7 +52,7 @@ export type GraphGateways = { drive: DriveGateway; calendar: CalendarGateway; se
  */
 export const graphGatewaysFromEnv = (
   env: Record<string, string | undefined>,
-  deps: { clock: Clock; appTokens: ClientCredentialsGraphTokenSource; assertions: UserAssertions },
+  deps: { clock: Clock; appTokens: GraphTokenSource & { forget?(): void }; assertions: UserAssertions },
 ): GraphGateways => {
   const settings = graphSettingsFromEnv(env);
   const credentials = graphTokenConfigFromEnv(env);
@@ -62,3 +62,16 @@ export const graphGatewaysFromEnv = (
   return { drive: new GraphDriveGateway(requests, settings.driveRoot), calendar: new GraphCalendarGateway(requests), settings };
 };
 
+
+/**
+ * What the server's drive routes need (adapters-http DriveRouteDeps), from the environment: the
+ * composition root passes its client-credentials source and logger. On-behalf-of needs each user's
+ * Microsoft token; until the Microsoft sign-in keeps it, `assertions` finds none (docs/cloud-files.md).
+ */
+export const graphDriveRouteDeps = <L>(
+  env: Record<string, string | undefined>,
+  deps: { clock: Clock; appTokens: GraphTokenSource & { forget?(): void }; logger: L; assertions?: UserAssertions },
+): { drive: DriveGateway; calendar: CalendarGateway; uploadMaxBytes: number; logger: L } => {
+  const g = graphGatewaysFromEnv(env, { clock: deps.clock, appTokens: deps.appTokens, assertions: deps.assertions ?? (() => null) });
+  return { drive: g.drive, calendar: g.calendar, uploadMaxBytes: g.settings.uploadMaxBytes, logger: deps.logger };
+};

@@ -1,6 +1,6 @@
 import { isLeft, left, right, type Either } from 'fp-ts/lib/Either.js';
-import { GraphTokenAnswer, type Clock, type GatewayFailure, type GraphUser } from '@tessera/core/internal';
-import type { ClientCredentialsConfig, ClientCredentialsGraphTokenSource } from '../graph-token-source.js';
+import { GraphTokenAnswer, type Clock, type GatewayFailure, type GraphTokenSource, type GraphUser } from '@tessera/core/internal';
+import type { ClientCredentialsConfig } from '../graph-token-source.js';
 import { TOKEN_RENEW_MARGIN_MS } from '../graph-token-source.js';
 import type { GraphUserTokens } from './graph-requests.js';
 
@@ -10,10 +10,10 @@ import type { GraphUserTokens } from './graph-requests.js';
  * application token has no `/me`.
  */
 export class ApplicationGraphTokens implements GraphUserTokens {
-  constructor(private readonly source: ClientCredentialsGraphTokenSource) {}
+  constructor(private readonly source: GraphTokenSource & { forget?(): void }) {}
 
   async tokenFor(_user: GraphUser, renew: boolean): Promise<Either<GatewayFailure, string>> {
-    if (renew) this.source.forget();
+    if (renew) this.source.forget?.();
     const t = await this.source.accessToken();
     return isLeft(t) ? t : right(t.right.access_token);
   }

@@ -50,6 +50,9 @@ describe('issue 12 point 4: every call decodes its input with the route table\'s
       ['document', { entity: 'invoice', id: 'x', template: 'y' }, 'ERR_INPUT: Invalid document request: id: expected Guid, got "x"'],
       ['metadata/plan', { create: [{ logicalName: 5 }] }, 'ERR_INPUT: Invalid metadata change: create.0.0.logicalName: expected string, got 5'],
       ['metadata/apply', { remove: ['account'] }, 'ERR_INPUT: Invalid metadata apply: version: expected number, got undefined'],
+      ['drive/list', { entity: 'account', id: 'x', panel: 'files', path: [5] }, 'ERR_INPUT: Invalid drive list: path.0: expected name, got 5'],
+      ['drive/rename', { entity: 'account', id: 'x', panel: 'files', name: 'a' }, 'ERR_INPUT: Invalid drive rename: newName: expected name, got undefined'],
+      ['cloudcalendar', { start: 1 }, 'ERR_INPUT: Invalid cloud calendar: start: expected string, got 1'],
     ];
     for (const [path, body, text] of cases) {
       const r = await admin.post(path, body);
