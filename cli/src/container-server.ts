@@ -8,6 +8,7 @@ import { ProviderSignInService, token, Tokens } from '@tessera/core/internal';
 import { createApp, ProviderFlowSeal, randomSecret, type GraphRouteDeps, type ProviderRouteDeps } from '@tessera/adapters-http';
 import {
   ClientCredentialsGraphTokenSource,
+  graphDriveRouteDeps,
   directionsConfigFromEnv,
   GoogleDirectionsService,
   NominatimGeocoder,
@@ -115,6 +116,8 @@ const httpAppModule = (options: ServerOptions, env: Record<string, string | unde
           graph,
           // Files of File and Image fields: the data folder's files/, or Azure blobs (issue 18; TESSERA_BLOB_*).
           blobs: blobRouteDepsFromEnv(env, options.dataDir, clock, logger),
+          // The CloudFiles panel's drive and the cloud calendars on Microsoft Graph (issue 18; TESSERA_GRAPH_*).
+          drive: graphDriveRouteDeps(env, { clock, appTokens: graph.tokens, logger }),
           config: {
             puzzleDifficultyBits: options.attemptLimits?.puzzleDifficultyBits,
             buildDate: options.buildDate ?? new Date().toISOString(),
