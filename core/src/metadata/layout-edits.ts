@@ -160,7 +160,7 @@ export const editPanel = (form: Form, name: string, props: PanelProps): Edited<F
   findPanel(form, name) ? right({ ...form, panels: mapPanel(form.panels, name, (p) => withProps(p, props)) }) : fail(LAYOUT_EDIT_ERRORS.noPanel(name));
 
 /** An object with `props` applied: a value sets, undefined or '' removes the key. */
-const withProps = <T extends object>(o: T, props: Partial<T>): T => {
+const withProps = <T extends object>(o: T, props: object): T => {
   const next = { ...o } as Record<string, unknown>;
   for (const [k, v] of Object.entries(props)) {
     if (v === undefined || v === '') delete next[k];
@@ -336,7 +336,7 @@ export const moveQuickFilter = (set: QuickFilterSet, name: string, to: number): 
 export const editQuickFilter = (set: QuickFilterSet, name: string, props: Partial<Omit<QuickFilter, 'name'>>): Edited<QuickFilterSet> =>
   filterIndex(set, name) < 0
     ? fail(LAYOUT_EDIT_ERRORS.noFilter(name))
-    : right({ ...set, filters: set.filters.map((f) => (f.name === name ? withProps(f, props as Partial<QuickFilter>) : f)) });
+    : right({ ...set, filters: set.filters.map((f) => (f.name === name ? withProps(f, props) : f)) });
 
 /** The order of a user's personal quick filters after a move (they are stored in the browser in that order). */
 export const movePersonalFilter = (list: readonly QuickFilter[], name: string, to: number): QuickFilter[] => {

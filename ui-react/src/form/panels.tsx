@@ -6,6 +6,7 @@ import { Icon } from '../ui/icons.js';
 import { AddressOfPanel } from '../address/address-of-panel.js';
 import { AssociatedListPanel, associatedListTitle } from './associated-list-panel.js';
 import { CUSTOM_PANELS } from './custom-panels.js';
+import { CustomizeField, CustomizePanelFrame } from '../customize/form-customize.js';
 import { FieldRow } from './field-row.js';
 import { continueWizard } from './stage-field-wizard.js';
 import type { PanelContext } from './panel-context.js';
@@ -25,7 +26,10 @@ const FieldsPanel = ({ panel, ctx }: { panel: Panel; ctx: PanelContext }) => {
       {panel.label && panel.showLabel !== false && <h2 className="panel-title">{panel.label}</h2>}
       <div ref={ref} className="field-grid" style={{ gridTemplateColumns: one ? '1fr' : (panel.gridColumns ?? 'repeat(2, minmax(0, 1fr))') }}>
         {(panel.fields ?? []).map((f, i) => (
-          <FieldRow key={`${f.name}-${i}`} f={f} ctx={ctx} />
+          // Issue 15: in customize mode each field gets its tools (form-customize.tsx); otherwise the row alone.
+          <CustomizeField key={`${f.name}-${i}`} panel={panel.name} index={i} field={f}>
+            <FieldRow f={f} ctx={ctx} />
+          </CustomizeField>
         ))}
       </div>
       {/* An address among the fields: the address-with-map field (issue 14). */}
@@ -146,8 +150,15 @@ const FlexPanel = ({ panel, ctx }: { panel: Panel; ctx: PanelContext }) => (
   </div>
 );
 
+/** One panel of the tree; in customize mode (issue 15) framed with its tools (form-customize.tsx). */
+export const PanelView = ({ panel, ctx }: { panel: Panel; ctx: PanelContext }): ReactNode => (
+  <CustomizePanelFrame panel={panel}>
+    <PanelBody panel={panel} ctx={ctx} />
+  </CustomizePanelFrame>
+);
+
 /** One panel of the tree, by type; any other type shows 'Unknown panel type'. */
-export const PanelView = ({ panel, ctx }: { panel: Panel; ctx: PanelContext }): ReactNode => {
+const PanelBody = ({ panel, ctx }: { panel: Panel; ctx: PanelContext }): ReactNode => {
   const t = useT();
   switch (panel.type) {
     case 'Fields':

@@ -18,6 +18,9 @@ import type { QuickCreateProps } from './quick-create.js';
 import { NEW_ID, recordFormModel, STAGE_FIELD, type ModifiedBy, type SaveResult } from './record-form-model.js';
 import { CommandBar } from './record-commands.js';
 import { useFormScripts, useWizardNextCommand } from '../scripts/script-ui.js';
+import { CustomizeBar, useCustomizeShortcut } from '../customize/customize-bar.js';
+import { CustomizeFormProvider, FormCustomizeTools } from '../customize/form-customize.js';
+import { formKeyOf, shownForm } from '../customize/customize-state.js';
 
 export { STAGE_FIELD } from './record-form-model.js';
 
@@ -69,6 +72,10 @@ const RecordFormScreen = ({ entity, form, entityName, id: routeId, formName, ini
   );
   const proceeding = useRef(false);
   const runWizardNextCommand = useWizardNextCommand(entityName, model);
+  // Issue 15: customize mode draws the draft of the form (live preview) and frames its panels with their tools.
+  useCustomizeShortcut();
+  const shown = shownForm(entity, formName, form);
+  const customizing = inDialog ? null : { key: formKeyOf(entity.logicalName, formName), stored: form, shown, entity };
 
   /**
    * A version conflict (issue 23 item 11) is titled 'This record was modified by {modifier}' and
@@ -234,6 +241,11 @@ const RecordFormScreen = ({ entity, form, entityName, id: routeId, formName, ini
         </div>
         {status !== 'error' && <CommandBar model={model} title={title} onSave={(close) => void save(close)} onCopy={copy} onRestore={restore} onDelete={remove} />}
       </div>
+      {customizing && (
+        <CustomizeBar>
+          <FormCustomizeTools target={customizing} />
+        </CustomizeBar>
+      )}
       {status === 'error' ? (
         <div className="error-page" role="alert">
           <h2>{t('MsgRecordNotFound')}</h2>
@@ -260,9 +272,11 @@ const RecordFormScreen = ({ entity, form, entityName, id: routeId, formName, ini
           }}
           aria-label={title}
         >
-          {form.panels.map((p: Panel) => (
-            <PanelView key={p.name} panel={p} ctx={ctx} />
-          ))}
+          <CustomizeFormProvider value={customizing}>
+            {shown.panels.map((p: Panel) => (
+              <PanelView key={p.name} panel={p} ctx={ctx} />
+            ))}
+          </CustomizeFormProvider>
           {showsHistory(entity, model.isNew, caller.value ?? undefined) && <HistoryPanel entity={entity} id={routeId} version={model.loaded.value.versionnumber} />}
         </form>
       )}

@@ -1,6 +1,6 @@
 import { signal } from '@preact/signals-react';
 import type { Entity, Property, QuickFilter } from '../../core.js';
-import { addPersonalFilter, completeQuickFilter, decodePersonalFilters, encodePersonalFilters, personalFiltersKey, quickFilterForProperty, removePersonalFilter } from '../../core.js';
+import { addPersonalFilter, completeQuickFilter, decodePersonalFilters, encodePersonalFilters, movePersonalFilter, personalFiltersKey, quickFilterForProperty, removePersonalFilter } from '../../core.js';
 import { caller, session } from '../../state/session.js';
 import { local } from '../../state/storage.js';
 
@@ -39,6 +39,9 @@ export const addPersonalFilterOn = (entity: Entity, p: Property): string | undef
 };
 
 export const removePersonalFilterNamed = (entity: Entity, name: string): void => write(entity, (list) => removePersonalFilter(list, name));
+
+/** Customize mode (issue 15): moves a personal filter to another place in the bar. */
+export const movePersonalFilterNamed = (entity: Entity, name: string, to: number): void => write(entity, (list) => movePersonalFilter(list, name, to));
 
 /**
  * The bar of a list: the metadata's filters the user may see, then their personal ones; each
