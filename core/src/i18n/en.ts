@@ -915,6 +915,22 @@ export const en = {
   PvLoadFailed: 'The provider settings could not be loaded: {error}',
   PvFailedTitle: 'Sign-in failed',
   PvBackToLogin: 'Back to sign-in',
+  // The CloudFiles panel and the cloud calendars (issue 18, F4)
+  CloudFiles: 'Files',
+  CloudNewFolder: 'New folder',
+  CloudUpload: 'Upload',
+  CloudFolderPath: 'Folder',
+  CloudFolderName: 'Folder name',
+  CloudCreate: 'Create',
+  CloudNewName: 'New name',
+  CloudRename: 'Rename',
+  CloudWorking: 'Working on {name}…',
+  CloudDropHint: 'Drop files here to upload them.',
+  CloudItems: plural('n', { one: '{n} item', other: '{n} items' }),
+  CloudAskDelete: 'Delete {name}?',
+  CloudCalendars: 'Cloud calendars',
+  CloudCalendarsHide: 'Hide cloud calendars',
+  CloudEventReadOnly: 'Outlook event (read-only)',
 } as const satisfies Record<string, Message<OneOtherPluralCategory>>;
 
 export type MessageKey = keyof typeof en;
