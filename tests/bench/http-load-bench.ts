@@ -9,18 +9,10 @@
 // 2x p50, max under 2 s, throughput at least 1.5x the request-thread server's.
 // Run: node --import tsx tests/bench/http-load-bench.ts (or npm run bench). BENCH_SECONDS overrides 30
 // (the issue's figures: BENCH_SECONDS=60).
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
-import autocannon from 'autocannon';
 import express from 'express';
-import pino from 'pino';
 import Database from 'better-sqlite3';
-import { isLeft } from 'fp-ts/lib/Either.js';
-import { systemCaller } from '@tessera/core/internal';
-import { CliTokens, defaultHostConfig, packsFor, resolve, startServer } from '@tessera/cli';
-import { Tokens } from '@tessera/core/internal';
+import { benchLine as line, combined as total, figures, loadTest, startBenchServer, type BenchResult, type BenchServer } from './http-bench-kit.js';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 30);
 const CONNECTIONS = 50;
@@ -29,44 +21,19 @@ const ACCOUNTS = 2000;
 const PAGE = 50;
 const COLUMNS = ['id', 'name', 'accountnumber', 'industry', 'revenue', 'createdon', 'versionnumber'];
 
-type Result = { rps: number; p50: number; p99: number; max: number; errors: number; non2xx: number };
-
-const run = async (url: string, headers: Record<string, string>, ids: string[], seconds: number): Promise<Result> => {
-  let n = 0;
-  const fetchBody = (page: number) =>
-    JSON.stringify({
-      entity: { name: 'account', attributes: COLUMNS.filter((c) => c !== 'id').map((attribute) => ({ attribute })), orders: [{ attribute: 'name' }] },
-      page,
-      pageSize: PAGE,
-      count: true,
-    });
-  const result = await autocannon({
-    url,
-    connections: CONNECTIONS,
-    duration: seconds,
-    requests: [
-      {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...headers },
-        setupRequest: (req) => {
-          const i = n++;
-          // Four fetches, then one update: 80% / 20%.
-          if (i % 5 === 4)
-            return { ...req, path: '/api/update', body: JSON.stringify({ operation: 'update', name: 'account', object: { id: ids[i % ids.length], name: `Account ${i}` } }) };
-          return { ...req, path: '/api/fetch', body: fetchBody(1 + (i % 20)) };
-        },
-      },
-    ],
-  });
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    max: result.latency.max,
-    errors: result.errors + result.timeouts,
-    non2xx: result.non2xx,
-  };
-};
+/** Four fetches of a page (pages 1 to 20, with count), then one update of an account's name: 80% / 20%. */
+const mixed = (ids: string[]) => (i: number) =>
+  i % 5 === 4
+    ? { path: '/api/update', body: JSON.stringify({ operation: 'update', name: 'account', object: { id: ids[i % ids.length], name: `Account ${i}` } }) }
+    : {
+        path: '/api/fetch',
+        body: JSON.stringify({
+          entity: { name: 'account', attributes: COLUMNS.filter((c) => c !== 'id').map((attribute) => ({ attribute })), orders: [{ attribute: 'name' }] },
+          page: 1 + (i % 20),
+          pageSize: PAGE,
+          count: true,
+        }),
+      };
 
 /**
  * The same work by hand on raw better-sqlite3: the page and count SQL the record store generates
@@ -108,41 +75,18 @@ const bareServer = (file: string) => {
   return { app, db };
 };
 
-type Tessera = { url: string; token: string; ids: string[]; close(): Promise<void>; file: string };
+type Tessera = BenchServer & { ids: string[] };
 
-/** A Tessera server on a fresh data folder with the bench organization; `sqlWorkers` 0 runs SQLite on the request thread. */
+/** A Tessera server with ACCOUNTS accounts; `sqlWorkers` 0 runs SQLite on the request thread. */
 const startTessera = async (sqlWorkers: number | undefined): Promise<Tessera> => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'tessera-http-bench-'));
-  const config = { ...defaultHostConfig(dataDir, {}), logLevel: 'silent', limits: { sqlWorkers } };
-  const server = await startServer({ ...config, port: 0, host: '127.0.0.1', staticDir: join(dataDir, 'none') }, { logger: pino({ level: 'silent' }) });
-  const create = resolve(server.container, CliTokens.Organizations).createWithPacks;
-  const org = await create({ orgName: 'bench', admin: { name: 'Bench', email: 'bench@bench.test', password: 'bench-password' } }, packsFor(['demo']));
-  if (isLeft(org)) throw new Error(org.left.message);
-  const { store } = await resolve(server.container, Tokens.TenantRegistry).open('bench');
-  const items = Array.from({ length: ACCOUNTS }, (_, i) => ({ operation: 'create' as const, name: 'account', object: { name: `Account ${String(i).padStart(5, '0')}`, industry: 1 + (i % 3), revenue: i * 10 } }));
-  const ids: string[] = [];
-  for (let i = 0; i < items.length; i += 1000) {
-    const made = await store.executeMultiple(systemCaller(org.right.adminId), items.slice(i, i + 1000), { atomic: true });
-    if (isLeft(made)) throw new Error(made.left.message);
-    ids.push(...made.right.flatMap((r) => ('id' in r ? [r.id] : [])));
-  }
-  const login = await fetch(`${server.url.replace('localhost', '127.0.0.1')}/api/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ organization: 'bench', username: 'bench@bench.test', password: 'bench-password' }).toString(),
-  });
-  const token = login.headers.get('x-accessptoken');
-  if (!token) throw new Error(`login failed: ${login.status}`);
-  return {
-    url: `http://127.0.0.1:${server.port}`,
-    token,
-    ids,
-    file: join(dataDir, 'orgs', 'bench.sqlite'),
-    close: async () => {
-      await server.close();
-      rmSync(dataDir, { recursive: true, force: true });
+  let ids: string[] = [];
+  const server = await startBenchServer({
+    sqlWorkers,
+    fill: async (write) => {
+      ids = await write(Array.from({ length: ACCOUNTS }, (_, i) => ({ operation: 'create' as const, name: 'account', object: { name: `Account ${String(i).padStart(5, '0')}`, industry: 1 + (i % 3), revenue: i * 10 } })));
     },
-  };
+  });
+  return { ...server, ids };
 };
 
 const mb = (): number => Math.round(process.memoryUsage().rss / 1e6);
@@ -159,33 +103,23 @@ const main = async () => {
     const memoryBefore = mb();
 
     // The machine's other load drifts: the three alternate in three slices each, and the slices add up.
-    const slices = { tessera: [] as Result[], inThread: [] as Result[], bare: [] as Result[] };
+    const slices = { tessera: [] as BenchResult[], inThread: [] as BenchResult[], bare: [] as BenchResult[] };
     let memoryPeak = memoryBefore;
     for (let i = 0; i < ROUNDS; i++) {
-      slices.tessera.push(await run(pooled.url, { 'x-accessptoken': pooled.token }, pooled.ids, SECONDS / ROUNDS));
+      slices.tessera.push(await loadTest(pooled.url, { 'x-accessptoken': pooled.token }, mixed(pooled.ids), SECONDS / ROUNDS, CONNECTIONS));
       memoryPeak = Math.max(memoryPeak, mb());
-      slices.inThread.push(await run(inThread.url, { 'x-accessptoken': inThread.token }, inThread.ids, SECONDS / ROUNDS));
-      slices.bare.push(await run(bareUrl, {}, pooled.ids, SECONDS / ROUNDS));
+      slices.inThread.push(await loadTest(inThread.url, { 'x-accessptoken': inThread.token }, mixed(inThread.ids), SECONDS / ROUNDS, CONNECTIONS));
+      slices.bare.push(await loadTest(bareUrl, {}, mixed(pooled.ids), SECONDS / ROUNDS, CONNECTIONS));
     }
     const memoryAfter = mb();
-    const total = (rs: Result[]): Result => ({
-      rps: rs.reduce((a, r) => a + r.rps, 0) / rs.length,
-      p50: Math.round((rs.reduce((a, r) => a + r.p50, 0) / rs.length) * 10) / 10,
-      p99: Math.round((rs.reduce((a, r) => a + r.p99, 0) / rs.length) * 10) / 10,
-      max: Math.max(...rs.map((r) => r.max)),
-      errors: rs.reduce((a, r) => a + r.errors, 0),
-      non2xx: rs.reduce((a, r) => a + r.non2xx, 0),
-    });
     const tessera = total(slices.tessera);
     const before = total(slices.inThread);
     const baseline = total(slices.bare);
-    bareHttp.close();
+    bareHttp.closeAllConnections();
+    await new Promise((ok) => bareHttp.close(ok));
     bare.db.close();
 
     const ratio = tessera.rps / baseline.rps;
-    const line = (name: string, value: number | string, unit: string, goal: string, ok: boolean) =>
-      process.stdout.write(`bench ${name}: ${value} ${unit} (goal ${goal}) ${ok ? 'ok' : 'short'}\n`);
-    const figures = (r: Result) => `${r.rps.toFixed(0)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, max ${r.max} ms, errors ${r.errors + r.non2xx}`;
     process.stdout.write(`# ${CONNECTIONS} connections, ${SECONDS} s each (in ${ROUNDS} alternating slices), 80% fetch of a ${PAGE}-row page with count / 20% update, ${ACCOUNTS} accounts\n`);
     process.stdout.write(`# bare express + raw SQL: ${figures(baseline)}\n`);
     process.stdout.write(`# tessera, SQLite in the worker pool: ${figures(tessera)}\n`);
