@@ -74,16 +74,27 @@ export type RowFilter = { readonly search: string; readonly missingOnly: boolean
 /** Lower case without accents, so 'uloz' finds 'Uložiť'. */
 export const foldText = (s: string): string => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
 
+/** A line's searchable text, folded once per line (lines are rebuilt, never changed, so the cache stays right). */
+const folded = new WeakMap<TextRow, string>();
+const haystackOf = (r: TextRow, edited: string | undefined): string => {
+  if (edited !== undefined) return foldText(`${r.key}\n${englishOf(r)}\n${edited}`);
+  let hay = folded.get(r);
+  if (hay === undefined) {
+    hay = foldText(`${r.key}\n${englishOf(r)}\n${shownText(r)}`);
+    folded.set(r, hay);
+  }
+  return hay;
+};
+
 /** The lines a filter keeps: every word of the search in the key, the English or the chosen text. */
 export const filterRows = (rows: readonly TextRow[], f: RowFilter, edits: ReadonlyMap<string, string> = new Map()): TextRow[] => {
   const words = foldText(f.search).split(/\s+/).filter(Boolean);
   return rows.filter((r) => {
     if (f.kind !== 'all' && r.kind !== f.kind) return false;
-    const text = edits.get(r.key) ?? shownText(r);
     // A line being edited stays, so it does not vanish from the missing ones while typed.
     if (f.missingOnly && !isMissing(r) && !edits.has(r.key)) return false;
     if (words.length === 0) return true;
-    const hay = foldText(`${r.key}\n${englishOf(r)}\n${text}`);
+    const hay = haystackOf(r, edits.get(r.key));
     return words.every((w) => hay.includes(w));
   });
 };

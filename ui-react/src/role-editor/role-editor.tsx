@@ -196,7 +196,7 @@ const PermissionGrid = ({ model }: { model: RoleEditorModel }) => {
         {readOnly ? null : t('RoleGridHelp')}
       </p>
       <div className="role-grid-wrap">
-        <table className="grid role-grid" role="grid" aria-labelledby={`${ids}-title`} aria-describedby={`${ids}-help`} aria-readonly={readOnly || undefined} ref={gridRef}>
+        <table className="role-grid" role="grid" aria-labelledby={`${ids}-title`} aria-describedby={`${ids}-help`} aria-readonly={readOnly || undefined} ref={gridRef}>
           <thead>
             <tr>
               <th scope="col">{t('RoleEntity')}</th>
