@@ -158,7 +158,7 @@ export const FileField = ({ id, p, f, ctx, disabled, invalid, describedBy, label
             {kind === 'image' && !thumbFailed ? <img src={shown.url} alt="" loading="lazy" onError={() => setThumbFailed(true)} /> : <FileIcon name={kind === 'image' ? 'image' : 'file'} size={26} />}
           </button>
           <div className="file-meta">
-            <button type="button" id={id} className="file-name" onClick={openPreview} aria-describedby={describedBy} aria-invalid={invalid || undefined}>
+            <button type="button" id={id} className="file-name" onClick={openPreview} aria-labelledby={`${id}-label ${id}`} aria-describedby={describedBy} aria-invalid={invalid || undefined}>
               {shown.name}
             </button>
             {details && <span className="muted small">{details}</span>}
@@ -194,7 +194,7 @@ export const FileField = ({ id, p, f, ctx, disabled, invalid, describedBy, label
         </span>
       ) : (
         <div className="file-drop">
-          <button type="button" id={id} className="btn btn-plain" onClick={() => input.current?.click()} aria-describedby={describedBy} aria-invalid={invalid || undefined}>
+          <button type="button" id={id} className="btn btn-plain" onClick={() => input.current?.click()} aria-labelledby={`${id}-label ${id}`} aria-describedby={describedBy} aria-invalid={invalid || undefined}>
             <FileIcon name={isImageField ? 'image' : 'upload'} size={16} />
             {t(isImageField ? 'FilesChooseImage' : 'FilesChoose')}
           </button>
