@@ -70,6 +70,7 @@ const disposition = (kind: 'inline' | 'attachment', fileName: string): string =>
 /** The last part of a file name a browser sent (some send a path), without control characters, at most 400 characters. */
 const cleanFileName = (raw: string): string =>
   (raw.split(/[\\/]/).pop() ?? '')
+    // eslint-disable-next-line no-control-regex -- control characters are what is removed
     .replace(/[\u0000-\u001f\u007f]/g, '')
     .trim()
     .slice(0, 400);

@@ -3,7 +3,7 @@ import { inputError, permissionDenied, type DomainError } from '../errors.js';
 import { hasFlag, primaryKeyOf, type Entity, type EntityRecord } from '../metadata/entity.js';
 import type { Caller } from '../permissions/types.js';
 import { isSystemCaller, systemCaller } from '../ports/record-store.js';
-import { recordToCreate, type StoredRecord } from '../store/record-rules.js';
+import { recordToCreate } from '../store/record-rules.js';
 import { selectRows, type Steps, type WriteContext, type WriteRule, type WrittenRecord } from '../store/record-writes.js';
 import { isBlobName } from './blob-names.js';
 
