@@ -64,6 +64,7 @@ export * from './metadata/customization.js';
 export * from './packs/packs.js';
 export * from './services/user-context.js';
 export * from './services/app-error-log.js';
+export * from './query/keyset.js';
 export * from './query/plan.js';
 export * from './query/validate-query.js';
 /** The Setup Query dialog (issue 15): checkSetupQuery (JSON, codec, metadata; the path of a problem), fetch.json. */
@@ -80,12 +81,6 @@ export * from './store/write-rules.js';
 export * from './store/auto-number.js';
 export * from './store/line-item-totals.js';
 export * from './store/record-reads.js';
-/** Issue 18: an activity's (a document's) read follows its regarding record; the activity feed's queries, reminders and What's Next rows. */
-export * from './permissions/regarding.js';
-export * from './store/regarding-scope.js';
-export * from './activity/feed.js';
-export * from './activity/reminder.js';
-export * from './activity/due-reminders.js';
 /** Issue 18: an activity's (a document's) read follows its regarding record; the activity feed's queries, reminders and What's Next rows. */
 export * from './permissions/regarding.js';
 export * from './store/regarding-scope.js';
@@ -127,8 +122,6 @@ export * from './whatsnext/reference-date.js';
 export * from './whatsnext/next-rule.js';
 /** whatsNext(deps, caller, filters): the follow-up list of POST /api/whatsnext (docs/whats-next.md). */
 export * from './services/whats-next.js';
-/** The metadata editor (issue 15): a change's migration plan and its apply, as `tessera schema` does. */
-export * from './services/metadata-editor.js';
 /** The metadata editor (issue 15): a change's migration plan and its apply, as `tessera schema` does. */
 export * from './services/metadata-editor.js';
 /** Exact decimals on scaled integers, rounding half away from zero: toScaled, divRound, roundDecimal, sumDecimal. */

@@ -1,9 +1,9 @@
 import { isLeft, left, right, type Either } from 'fp-ts/lib/Either.js';
 import type { DomainError } from '../errors.js';
 import { primaryKeyOf, type Entity, type Property } from '../metadata/entity.js';
-import { FIELD_TYPES } from '../metadata/field-types.js';
 import type { Caller } from '../permissions/types.js';
 import type { RecordStore } from '../ports/record-store.js';
+import { keysetAfter, keysetOrders } from '../query/keyset.js';
 import type { FetchRequest } from '../query/query.js';
 import { csvColumns, exportProperties } from './export-columns.js';
 import type { ResolvedExportOptions } from './export-options.js';
@@ -43,25 +43,6 @@ export const exportPlan = (
   return right({ properties, request: planned, keyset: keysetOrders(entity, planned, properties) });
 };
 
-/**
- * The order attributes of an export that can page by keyset (issue 24: page 200 of an export costs
- * what page 1 does): a plain query of the entity alone, ordered by written fields of its own that
- * are not lookups (a lookup sorts by its label). Null: the export pages by number.
- */
-const keysetOrders = (entity: Entity, request: FetchRequest, written: readonly Property[]): readonly string[] | null => {
-  const q = request.entity;
-  if ((q.links ?? []).length > 0 || q.distinct === true || (request.orders ?? []).length > 0) return null;
-  const orders = q.orders ?? [];
-  const ok = orders.every((o) => {
-    if (o.alias !== undefined || (o.entityName !== undefined && o.entityName !== entity.logicalName)) return false;
-    // The key comes back with every row even when it is not written.
-    if (o.attribute === primaryKeyOf(entity)) return true;
-    const p = written.find((w) => w.logicalName === o.attribute);
-    return p !== undefined && FIELD_TYPES[p.type].stored !== 'lookup';
-  });
-  return ok ? orders.map((o) => o.attribute) : null;
-};
-
 /** The records of a query, page after page of EXPORT_PAGE_SIZE; a Left stops the export. */
 export async function* exportPages(
   store: Pick<RecordStore, 'retrieveMultiple'>,
@@ -84,7 +65,7 @@ export async function* exportPages(
     if (!r.right.moreRecords) return;
     // The next page starts after the last row: its order values, then its key.
     const last = records[records.length - 1];
-    if (keyset && last) after = [...keyset.map((a) => last[a] ?? null), last[key]];
+    if (keyset && last) after = keysetAfter(keyset, last, key);
   }
 }
 

@@ -85,6 +85,34 @@ describe('list model (spec 001 section 2: the list screen)', () => {
     expect(again.pageSize.value).toBe(100);
   });
 
+  it('Show more asks for the 50 rows after the last one shown (issue 24 keyset paging), in order, none twice', async () => {
+    const { model, requests } = await started(130);
+    model.showMore();
+    await settled();
+    model.showMore();
+    await settled();
+    const [, second, third] = requests;
+    expect(second.pageSize).toBe(PAGE_SIZE);
+    expect(second.after?.[second.after.length - 1]).toBe(model.rows.value?.[49].id);
+    expect(third.after?.[third.after.length - 1]).toBe(model.rows.value?.[99].id);
+    const names = (model.rows.value ?? []).map((r) => String(r.name));
+    expect(names).toHaveLength(130);
+    expect(new Set(names).size).toBe(130);
+    expect(names).toEqual([...names].sort());
+    expect(model.more.value).toBe(false);
+    expect(model.pageSize.value).toBe(150);
+  });
+
+  it('a record added before Show more is neither repeated nor skipped (the rows go on from the last one shown)', async () => {
+    const { api, model } = await started(60);
+    await api.update('create', 'account', { name: 'Account 000a', city: 'Brno', statuscode: 1 });
+    model.showMore();
+    await settled();
+    const names = (model.rows.value ?? []).map((r) => String(r.name));
+    expect(new Set(names).size).toBe(names.length);
+    expect(names).toHaveLength(60);
+  });
+
   it('changing the sort, the search or a quick filter reloads with it', async () => {
     const { model, requests } = await started(6);
     model.sortBy('city');

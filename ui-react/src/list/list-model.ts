@@ -1,7 +1,7 @@
 import { batch, computed, effect, signal, untracked, type ReadonlySignal } from '@preact/signals-react';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import type { Caller, Entity, EntityRecord, FetchRequest, Filter, Order, QuickFilter, QuickFilterSelection, ViewModeName } from '../core.js';
-import { applyQuickFilterFragment, checkPermissionString, commandPermission, effectiveSelection, initialSelection, isEmptySelection, mayAccessSome, quickFiltersToFetch } from '../core.js';
+import { applyQuickFilterFragment, checkPermissionString, commandPermission, effectiveSelection, initialSelection, isEmptySelection, keysetAfter, keysetOrders, mayAccessSome, primaryKeyOf, quickFiltersToFetch } from '../core.js';
 import type { ApiClient } from '../api/client.js';
 import { KEYS } from '../state/storage.js';
 import { listRequest, searchFilter, type NamedView } from './list-query.js';
@@ -211,6 +211,11 @@ export const listModel = ({
   const start = (): (() => void) => {
     const stopLoading = effect(() => {
       void [entity.value, filters.value, view.value, selections.value, search.value, order.value, pageSize.value, pick.value];
+      // Show more appended the next rows itself and grew the page size: nothing to reload.
+      if (appended) {
+        appended = false;
+        return;
+      }
       untracked(() => void load());
     });
     const stopRemembering = effect(() => memory.set(selectionsKey(name), JSON.stringify(selections.value)));
@@ -222,10 +227,54 @@ export const listModel = ({
     };
   };
 
+  /** Set while Show more's own rows and page size land, so the page-size change does not reload. */
+  let appended = false;
+  /**
+   * The next rows after the last one shown, when the list's order allows it (issue 24 keyset
+   * paging: the 200th Show more costs what the first does, and rows never repeat or go missing
+   * when others add records meanwhile). Undefined: the list reloads at the grown page size.
+   */
+  const keysetNext = (): FetchRequest | undefined => {
+    const last = rows.value?.at(-1);
+    const current = currentRequest();
+    if (!last || !more.value || current._tag !== 'Fetch') return undefined;
+    const e = entity.value;
+    const request = current.request;
+    const returned = request.entity.allattrs ? e.properties : e.properties.filter((p) => (request.entity.attributes ?? []).some((a) => a.attribute === p.logicalName));
+    const orders = keysetOrders(e, request, returned);
+    if (!orders || orders.length === 0) return undefined;
+    return { ...request, page: 1, pageSize: PAGE_SIZE, count: false, after: keysetAfter(orders, last, primaryKeyOf(e)) };
+  };
   const showMore = () => {
     const next = pageSize.value + PAGE_SIZE;
+    // Spec 001 section 2: the grown size is remembered, so a reload shows as many rows.
     memory.set(pageSizeKey(name), String(next));
-    pageSize.value = next;
+    // While a load runs, its rows are not the ones to go on from: reload at the grown size instead.
+    const request = loading.value ? undefined : keysetNext();
+    if (!request) {
+      pageSize.value = next;
+      return;
+    }
+    const n = ++seq;
+    loading.value = true;
+    void api
+      .fetch(request)
+      .then((res) => {
+        if (n !== seq) return;
+        batch(() => {
+          const shown = new Set((rows.value ?? []).map((r) => String(r.id)));
+          rows.value = [...(rows.value ?? []), ...(res.records as EntityRecord[]).filter((r) => !shown.has(String(r.id)))];
+          more.value = res.moreRecords;
+          appended = true;
+          pageSize.value = next;
+        });
+      })
+      .catch((e: unknown) => {
+        if (n === seq) onLoadFailed?.(e);
+      })
+      .finally(() => {
+        if (n === seq) loading.value = false;
+      });
   };
   /** Spec 001 section 2: a reload shows at least as many rows as were shown (rows added in the list's edit mode). */
   const keepShown = (shown: number) => {
