@@ -1,5 +1,8 @@
 /** @tessera/adapters-graph: the outbound services: identity providers, Microsoft Graph tokens, directions, mail, documents and files. */
 export * from './oidc-identity-provider.js';
+// Facebook's OAuth 2 login and the provider router (issue 18).
+export * from './facebook-identity-provider.js';
+export * from './identity-providers.js';
 export * from './graph-token-source.js';
 export * from './google-directions-service.js';
 export * from './geocoding/index.js';

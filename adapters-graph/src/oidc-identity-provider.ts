@@ -8,6 +8,7 @@ import {
   type ProviderFailure,
   type ProviderIdentity,
   type ProviderName,
+  type ProviderSetting,
 } from '@tessera/core/internal';
 
 /** One provider's client registration (docs/api.md "Provider sign-in"). */
@@ -106,6 +107,35 @@ export class OidcIdentityProvider implements IdentityProvider {
 
   configured(): readonly ProviderName[] {
     return PROVIDER_NAMES.filter((p) => this.clients[p] !== undefined);
+  }
+
+  /** How each provider is set up (issue 18: the administrators' settings page); the secret only as set or not. */
+  settings(): readonly ProviderSetting[] {
+    return PROVIDER_NAMES.map((p) => {
+      const c = this.clients[p];
+      const name = p.toUpperCase();
+      return {
+        provider: p,
+        configured: c !== undefined,
+        protocol: 'openid-connect',
+        clientId: c?.clientId ?? null,
+        clientSecretSet: c !== undefined,
+        issuer: c?.issuer ?? DEFAULT_ISSUER[p] ?? null,
+        authorizationUrl: null,
+        tokenUrl: null,
+        profileUrl: null,
+        scope: c?.scope ?? DEFAULT_SCOPE[p],
+        trustEmail: c?.trustEmail === true,
+        variables: [
+          `TESSERA_AUTH_${name}_CLIENT_ID`,
+          `TESSERA_AUTH_${name}_CLIENT_SECRET`,
+          `TESSERA_AUTH_${name}_ISSUER`,
+          ...(p === 'azure' ? ['TESSERA_AUTH_AZURE_TENANT'] : []),
+          `TESSERA_AUTH_${name}_SCOPE`,
+          `TESSERA_AUTH_${name}_TRUST_EMAIL`,
+        ],
+      };
+    });
   }
 
   private notConfigured(p: ProviderName): ProviderFailure {

@@ -36,6 +36,7 @@ import { driveRoutes, type DriveRouteDeps } from './routes/drive-routes.js';
 import { geocodeRoutes } from './routes/geocode-routes.js';
 import { documentRoutes } from './routes/document-routes.js';
 import { blobRoutes, blobSasSigner, type BlobRouteDeps } from './routes/blob-routes.js';
+import { providerSettingsRoutes } from './routes/provider-settings-routes.js';
 import { providerRoutes, type ProviderRouteDeps } from './routes/provider-routes.js';
 import { organizationRoutes, type OrganizationFactory } from './routes/organization-routes.js';
 import { signInRoutes } from './routes/sign-in-routes.js';
@@ -154,6 +155,8 @@ export const createApp = (deps: HttpDeps): express.Express => {
   api.use(dataRoutes(deps.sessions, deps.clock, guard));
   api.use(whatsNextRoutes({ clock: deps.clock, scripts: deps.scripts, logger: deps.logger }, guard));
   api.use(metadataRoutes({ clock: deps.clock }, guard));
+  // Issue 18: the administrators' view of the sign-in providers.
+  if (deps.providers) api.use(providerSettingsRoutes(deps.providers, guard));
   api.use(metadataRoutes({ clock: deps.clock }, guard));
   if (deps.graph) api.use(graphRoutes(deps.graph, guard));
   if (deps.drive) api.use(driveRoutes(deps.drive, guard));

@@ -17,6 +17,9 @@ import {
   graphTokenConfigFromEnv,
   OidcIdentityProvider,
   oidcClientsFromEnv,
+  FacebookIdentityProvider,
+  facebookClientFromEnv,
+  IdentityProviders,
 } from '@tessera/adapters-graph';
 import { buildContainer, closeContainer, CliTokens, repositoryRoot, type HostConfig, type HostOverrides } from './container.js';
 import { constant, provide, resolve } from './di.js';
@@ -45,7 +48,9 @@ export type RunningServer = { url: string; port: number; container: Container; s
 /** Provider sign-in, the cloud token and directions (docs/api.md "Provider sign-in, cloud token, distances"). */
 const outboundServicesModule = (env: Record<string, string | undefined>) =>
   new ContainerModule(({ bind }) => {
-    constant(bind, Tokens.IdentityProvider, new OidcIdentityProvider(oidcClientsFromEnv(env)));
+    // Facebook's login is OAuth 2 with a Graph API profile, the others OpenID Connect (issue 18).
+    const oidc = new OidcIdentityProvider(oidcClientsFromEnv(env));
+    constant(bind, Tokens.IdentityProvider, new IdentityProviders({ google: oidc, apple: oidc, azure: oidc, facebook: new FacebookIdentityProvider(facebookClientFromEnv(env)) }));
     provide(bind, Tokens.GraphTokenSource, [Tokens.Clock], (clock) => new ClientCredentialsGraphTokenSource(graphTokenConfigFromEnv(env), clock));
     constant(bind, Tokens.DirectionsService, new GoogleDirectionsService(directionsConfigFromEnv(env)));
     constant(bind, Tokens.Geocoder, new NominatimGeocoder(nominatimConfigFromEnv(env)));

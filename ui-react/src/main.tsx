@@ -67,6 +67,8 @@ const router = createBrowserRouter([
           { path: 'edit/:name/:id/:form', element: later(() => import('./form/record-form.js'), 'RecordFormRoute') },
           { path: 'n/:uniqueName', element: <MenuByName /> },
           { path: 'cache', element: later(() => import('./admin/session-list.js'), 'SessionListPage') },
+          // Issue 18: the sign-in providers' settings (administrators).
+          { path: 'signinproviders', element: later(() => import('./admin/provider-settings.js'), 'ProviderSettingsPage') },
           { path: 'whatsnext', element: later(() => import('./whatsnext/whats-next-screen.js'), 'WhatsNextPage') },
           { path: 'export', element: later(() => import('./export/export-page.js'), 'ExportPage') },
           { path: 'import', element: later(() => import('./import/import-page.js'), 'ImportPage') },

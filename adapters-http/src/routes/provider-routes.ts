@@ -16,9 +16,9 @@ import {
   type SessionStore,
 } from '@tessera/core/internal';
 import type { PuzzleSeal } from '../auth/puzzle-seal.js';
-import { sendText } from '../http-errors.js';
 import { route, routerOf } from '../route.js';
 import { clientOf } from './form-fields.js';
+import { sendProviderRefusal, type FailureContext } from './provider-failure-page.js';
 import { cookieOf, flowCookieName, originOf, PROVIDER_FLOW_VALIDITY_MS, safeRedirectPath, type ProviderFlow, type ProviderFlowSeal } from './provider-flow.js';
 
 export type ProviderRouteDeps = {
@@ -40,11 +40,13 @@ const sha256Hex = (text: string): string => createHash('sha256').update(text).di
 
 const first = (v: unknown): string => (typeof v === 'string' ? v : '');
 
-/** Refusals of a provider sign-in are text, like the other sign-in refusals (docs/api.md). */
-const refuse = (res: Response, status: number, text: string): void => {
-  res.setHeader('Cache-Control', 'no-store');
-  sendText(res, status, text);
-};
+/**
+ * Refusals of a provider sign-in are text, like the other sign-in refusals (docs/api.md); a
+ * browser gets them as a page that links back to /login (issue 18), of the client and the
+ * organization the flow knows (`res.locals.providerFailure`).
+ */
+const refuse = (res: Response, status: number, text: string): void =>
+  sendProviderRefusal(res, status, text, (res.locals.providerFailure as FailureContext | undefined) ?? {});
 
 const sendProviderFailure = (res: Response, f: ProviderFailure): void =>
   f.kind === 'NOT_CONFIGURED' ? refuse(res, 501, `ERR_NOT_CONFIGURED: ${f.message}`) : refuse(res, 502, `ERR_LOGIN: ${f.message}`);
@@ -68,10 +70,12 @@ export const providerRoutes = (deps: ProviderRouteDeps): Router => {
     if (!deps.identity.configured().includes(provider)) return refuse(res, 501, `ERR_NOT_CONFIGURED: sign-in with ${provider} is not configured on this server`);
     const org = normalizeOrganizationName(String(req.params.organization));
     if (!org) return refuse(res, 400, 'ERR_INPUT: the organization name is not valid');
+    res.locals.providerFailure = { org } satisfies FailureContext;
     const redirectUrl = safeRedirectPath(query.redirectUrl ?? '');
     if (redirectUrl === null) return refuse(res, 400, 'ERR_INPUT: redirectUrl must be a path of this site');
     const origin = (query.origin ?? '') === '' ? ownOrigin(req) : originOf(query.origin ?? '');
     if (origin === null || !allowed(req, origin)) return refuse(res, 400, 'ERR_INPUT: origin is not an address of this site');
+    res.locals.providerFailure = { org, origin } satisfies FailureContext;
 
     let puzzle: ProviderFlow['puzzle'];
     const now = deps.clock.now().getTime();
@@ -123,6 +127,7 @@ export const providerRoutes = (deps: ProviderRouteDeps): Router => {
     // The flow is bound to the browser that started it: a callback sent to someone else (login CSRF) finds no cookie.
     if (!flow || flow.state !== state || flow.provider !== provider || flow.expires <= deps.clock.now().getTime())
       return refuse(res, 400, 'ERR_LOGIN: this sign-in was not started in this browser, or it took longer than 10 minutes; please start it again');
+    res.locals.providerFailure = { org: flow.org, origin: flow.origin } satisfies FailureContext;
     // One try per flow: whatever happens next, the cookie is gone.
     res.clearCookie(cookie, { path: '/auth/callback/', httpOnly: true, secure: flow.redirectUri.startsWith('https:'), sameSite: flow.redirectUri.startsWith('https:') ? 'none' : 'lax' });
 

@@ -15,4 +15,5 @@ export * from './metadata-editor.js';
 export * from './routes.js';
 export * from './documents.js';
 export * from './blobs.js';
+export * from './provider-settings.js';
 export * from './drive.js';

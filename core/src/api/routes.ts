@@ -3,6 +3,7 @@ import { UserContext } from '../metadata/user-context.js';
 import { AccessTokenAnswer, DistanceAnswer, DistanceRequest } from './cloud.js';
 import { BlobDownloadQuery, BlobUploadAnswer, BlobUploadQuery } from './blobs.js';
 import { call, type CallContract } from './contract.js';
+import { ProviderSettingsAnswer } from './provider-settings.js';
 import { CloudCalendarAnswer, CloudCalendarRequest, DriveDeleteRequest, DriveFileAnswer, DriveFolderRequest, DriveListAnswer, DriveListRequest, DriveRenameRequest, DriveUploadQuery } from './drive.js';
 import { GeocodeAnswer, GeocodeRequest } from './geocode.js';
 import { DocumentRequestBody } from './documents.js';
@@ -80,6 +81,7 @@ export const API = {
   driveList: call({ method: 'POST', path: '/api/drive/list', input: 'json', session: true, request: DriveListRequest, answer: DriveListAnswer, answerKind: 'json', what: 'drive list', summary: "a CloudFiles panel's folder of a record (`{ entity, id, panel, path?, startsWith?, thumbnails? }`; read on the record); `{ folder, items, missing }` (issue 18)" }),
   driveFolder: call({ method: 'POST', path: '/api/drive/folder', input: 'json', session: true, request: DriveFolderRequest, answer: DriveFileAnswer, answerKind: 'json', what: 'drive folder', summary: 'creates a folder in the record\'s drive folder (conflict behaviour rename; update on the record) (issue 18)' }),
   driveRename: call({ method: 'POST', path: '/api/drive/rename', input: 'json', session: true, request: DriveRenameRequest, answer: DriveFileAnswer, answerKind: 'json', what: 'drive rename', summary: 'renames an item of the record\'s drive folder (`{ name, newName }`; update on the record) (issue 18)' }),
+  providerSettings: call({ method: 'GET', path: '/api/admin/providers', input: 'none', session: true, request: NoInput, answer: ProviderSettingsAnswer, answerKind: 'json', what: 'providers', summary: "how the sign-in providers are set up, secrets hidden (administrators; issue 18)" }),
   driveDelete: call({ method: 'POST', path: '/api/drive/delete', input: 'json', session: true, request: DriveDeleteRequest, answer: TextAnswer, answerKind: 'text', what: 'drive delete', summary: 'deletes an item of the record\'s drive folder (update on the record); `OK` (issue 18)' }),
   driveUpload: call({ method: 'POST', path: '/api/drive/upload', input: 'query', session: true, request: DriveUploadQuery, answer: DriveFileAnswer, answerKind: 'json', what: 'drive upload query', summary: 'uploads the raw body into the record\'s drive folder (`?entity=&id=&panel=&fileName=[&path=][&replace=true]`; update on the record; an upload session beyond 4 MB) (issue 18)' }),
   cloudCalendar: call({ method: 'POST', path: '/api/cloudcalendar', input: 'json', session: true, request: CloudCalendarRequest, answer: CloudCalendarAnswer, answerKind: 'json', what: 'cloud calendar', summary: "the user's Outlook calendars and their events in `{ start, end }` (read-only in the calendar view) (issue 18)" }),

@@ -28,12 +28,35 @@ export type ProviderIdentity = {
   name: string | null;
 };
 
+/**
+ * How a provider is set up on this server, for the administrators' settings page (issue 18):
+ * what it speaks, its client id and addresses; of the secret only whether it is set.
+ */
+export type ProviderSetting = {
+  provider: ProviderName;
+  configured: boolean;
+  /** OpenID Connect (Google, Apple, Microsoft) or Facebook's OAuth 2 flow with its Graph API profile. */
+  protocol: 'openid-connect' | 'oauth2-facebook';
+  clientId: string | null;
+  clientSecretSet: boolean;
+  issuer: string | null;
+  authorizationUrl: string | null;
+  tokenUrl: string | null;
+  profileUrl: string | null;
+  scope: string;
+  trustEmail: boolean;
+  /** The environment variables that set it (docs/operations.md). */
+  variables: readonly string[];
+};
+
 /** NOT_CONFIGURED: the server has no client for that provider; REFUSED: the flow or its token did not check out. */
 export type ProviderFailure = { kind: 'NOT_CONFIGURED' | 'REFUSED'; message: string };
 
 export interface IdentityProvider {
   /** The providers this server has a client for. */
   configured(): readonly ProviderName[];
+  /** How each provider this adapter serves is set up; secrets never leave it (issue 18). */
+  settings(): readonly ProviderSetting[];
   /** Starts a flow: the provider's authorization address with a fresh state, nonce and PKCE challenge. */
   start(provider: ProviderName, redirectUri: string): Promise<Either<ProviderFailure, AuthorizationStart>>;
   /**

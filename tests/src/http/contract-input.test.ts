@@ -98,6 +98,9 @@ describe('issue 12 point 4: every call decodes its input with the route table\'s
     expect(API.streamToken.answer.is(await token.json())).toBe(true);
     const ctx = await admin.get('getusercontext');
     expect(API.userContext.answer.is(await ctx.json())).toBe(true);
+    // Issue 18: the sign-in provider settings (administrators), secrets hidden.
+    const providers = await admin.get('admin/providers');
+    expect(API.providerSettings.answer.is(await providers.json())).toBe(true);
   });
 });
 

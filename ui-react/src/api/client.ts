@@ -17,6 +17,7 @@ import {
   type PuzzleAnswer,
   type SessionEntry as SessionEntryShape,
   type SurveyPageAnswer,
+  type ProviderSettingsAnswer,
   type UserContext,
   type WhatsNextAnswer,
   type GeocodeAnswer,
@@ -380,6 +381,11 @@ export class ApiClient {
     try {
       const page = API.surveyPage.answer.decode(JSON.parse(text));
       return isLeft(page) ? { ok: false, status: res.status, text } : { ok: true, body: page.right satisfies SurveyPageAnswer };
+  /** GET /api/admin/providers: how the server's sign-in providers are set up, secrets hidden (administrators; issue 18). */
+  providerSettings(): Promise<ProviderSettingsAnswer> {
+    return this.call(API.providerSettings);
+  }
+
     } catch {
       return { ok: false, status: res.status, text };
     }

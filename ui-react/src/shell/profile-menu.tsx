@@ -1,6 +1,6 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useNavigate } from 'react-router';
-import type { Language } from '@tessera/core/internal';
+import { isAdministrator, type Language } from '@tessera/core/internal';
 import { useApi } from '../api/context.js';
 import { LANGUAGE_NAMES, language, offeredLanguages, setLanguage, useT } from '../i18n.js';
 import { clearSessionCache, session } from '../state/session.js';
@@ -84,6 +84,19 @@ export const ProfileMenu = () => {
             >
               <Icon name="settings" /> {t('CmdChangePasswordDialog')}
             </button>
+            {/* Issue 18: administrators see how sign-in providers are set up. */}
+            {isAdministrator(s.caller) && (
+              <button
+                type="button"
+                className="menu-row"
+                onClick={() => {
+                  setOpen(false);
+                  navigate('/!/signinproviders');
+                }}
+              >
+                <Icon name="user" /> {t('PvTitle')}
+              </button>
+            )}
             <button type="button" className="menu-row" onClick={() => location.reload()}>
               <Icon name="reload" /> {t('CmdReload')}
             </button>
