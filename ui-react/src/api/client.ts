@@ -1,4 +1,5 @@
 import { isLeft } from 'fp-ts/lib/Either.js';
+import type { CloudCalendarAnswer, DriveDeleteRequest, DriveFileAnswer, DriveFolderRequest, DriveListAnswer, DriveListRequest, DriveRenameRequest } from '@tessera/core/internal';
 import type { MetadataAppliedAnswer, MetadataApplyBody, MetadataChangeBody, MetadataPlanAnswer } from '@tessera/core/internal';
 import {
   API,
@@ -266,6 +267,40 @@ export class ApiClient {
    */
   uploadBlob(entity: string, field: string, file: Blob, fileName: string, onProgress?: UploadProgress): Promise<BlobUploadAnswer> {
     return sendBlob(this, (status, statusText, text) => new ServerError(status, statusText, text), entity, field, file, fileName, onProgress);
+  }
+
+  /** The CloudFiles panel's drive (issue 18; docs/cloud-files.md): the record's folder, as the user. */
+  driveList(body: DriveListRequest): Promise<DriveListAnswer> {
+    return this.call(API.driveList, body);
+  }
+  driveFolder(body: DriveFolderRequest): Promise<DriveFileAnswer> {
+    return this.call(API.driveFolder, body);
+  }
+  driveRename(body: DriveRenameRequest): Promise<DriveFileAnswer> {
+    return this.call(API.driveRename, body);
+  }
+  async driveDelete(body: DriveDeleteRequest): Promise<void> {
+    await this.call(API.driveDelete, body);
+  }
+  /** POST /api/drive/upload: the file as the raw body; `replace` overwrites a file of that name (else Graph renames). */
+  async driveUpload(target: { entity: string; id: string; panel: string; path?: readonly string[] }, file: Blob, fileName: string, replace = false): Promise<DriveFileAnswer> {
+    const q = new URLSearchParams({ entity: target.entity, id: target.id, panel: target.panel, fileName, ...(target.path?.length ? { path: target.path.join('/') } : {}), ...(replace ? { replace: 'true' } : {}) });
+    const res = await this.send(`${API.driveUpload.path}?${q.toString()}`, { method: 'POST', headers: { 'Content-Type': 'application/octet-stream' }, body: file });
+    const text = await res.text();
+    if (!res.ok) throw new ServerError(res.status, res.statusText, text);
+    let raw: unknown;
+    try {
+      raw = JSON.parse(text);
+    } catch {
+      throw new AnswerMismatch(res.status, res.statusText, 'POST /api/drive/upload', ['the answer is not JSON']);
+    }
+    const answer = API.driveUpload.answer.decode(raw);
+    if (isLeft(answer)) throw new AnswerMismatch(res.status, res.statusText, 'POST /api/drive/upload', describeErrors(answer.left));
+    return answer.right;
+  }
+  /** The user's Outlook calendars' events in the window, read-only in the calendar view (issue 18). */
+  cloudCalendar(start: string, end: string, signal?: AbortSignal): Promise<CloudCalendarAnswer> {
+    return this.call(API.cloudCalendar, { start, end }, API.cloudCalendar.path, signal);
   }
 
   /** The signed download address of a stored blob for this user (`/api/blob/{org}/{name}?{sas}`); '' for an empty value. */

@@ -37,7 +37,9 @@ const scrollKey = (entity: string) => `tessera.calendar.scroll.${entity}`;
  * calendar feature registers its picker here; its events come with `source: 'cloud'` and are never
  * editable (the model refuses to move them).
  */
-export const CALENDAR_BAR_ITEMS: ComponentType<{ calendar: CalendarModel }>[] = [];
+import { CloudCalendarsButton } from './cloud-calendars-button.js';
+import { cloudEvents } from './cloud-calendar-model.js';
+export const CALENDAR_BAR_ITEMS: ComponentType<{ calendar: CalendarModel }>[] = [CloudCalendarsButton];
 
 const MODE_LABELS = { month: 'LblCalMonth', week: 'LblCalWeek', workweek: 'LblCalWorkWeek', threeday: 'LblCalThreeDay', day: 'LblCalDay' } as const;
 
@@ -93,7 +95,8 @@ const Calendar = ({ calendar, list, linkOf }: { calendar: CalendarModel; list: V
   const mode = calendar.mode.value;
   const days = calendar.days.value;
   const selected = calendar.selected.value;
-  const events = calendar.shownEvents.value;
+  // Cloud calendar events (read-only, source 'cloud') beside the records' (issue 18).
+  const events = [...calendar.shownEvents.value, ...cloudEvents.value];
   const groups = calendar.groups.value;
   const visibleGroups = calendar.visibleGroups.value;
   const fields = calendar.fields.value;

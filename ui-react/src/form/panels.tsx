@@ -6,6 +6,7 @@ import { Icon } from '../ui/icons.js';
 import { AddressOfPanel } from '../address/address-of-panel.js';
 import { AssociatedListPanel, associatedListTitle } from './associated-list-panel.js';
 import { CUSTOM_PANELS } from './custom-panels.js';
+import { CloudFilesPanel } from '../cloud-files/cloud-files-panel.js';
 import { CustomizeField, CustomizePanelFrame } from '../customize/form-customize.js';
 import { FieldRow } from './field-row.js';
 import { continueWizard } from './stage-field-wizard.js';
@@ -177,7 +178,7 @@ const PanelBody = ({ panel, ctx }: { panel: Panel; ctx: PanelContext }): ReactNo
         </section>
       );
     case 'CloudFiles':
-      return <p className="empty panel">{panel.emptyMessage ?? t('MsgNoOneDriveFolder')}</p>;
+      return <CloudFilesPanel panel={panel} ctx={ctx} />;
     case 'Custom': {
       const Body = panel.customComponent ? CUSTOM_PANELS[panel.customComponent] : undefined;
       if (!Body) return <p className="notice panel">{t('MsgCheckConfiguration')}</p>;
