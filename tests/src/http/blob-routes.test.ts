@@ -107,6 +107,24 @@ describe('issue 18: file and image fields on the blob store, over HTTP', () => {
     expect((await download(h.url, ORG, u.name, tina)).status).toBe(403);
   });
 
+  it('the reference commits and rolls back with its record: a failed atomic batch leaves no reference behind', async () => {
+    const u = (await (await upload(admin, 'account', 'logo', 'batch.png', PNG)).json()) as Uploaded;
+    const r = await admin.post('executemultiple', {
+      atomic: true,
+      records: [
+        { operation: 'create', name: 'account', object: { name: 'Batch', teamid: { id: teams.north, name: 'team' }, logo: u.name } },
+        { operation: 'create', name: 'nosuchentity', object: { name: 'x' } },
+      ],
+    });
+    expect(r.status).toBe(200);
+    const registry = await admin.fetchRecords({ entity: { name: 'inu_blob', allattrs: true, filter: { conditions: [{ attribute: 'name', operator: 'eq', value: u.name }] } } });
+    expect(registry.records.map((x) => x.objectname ?? null)).toEqual([null]);
+    expect((await download(h.url, ORG, u.name, (await sasOf(users.tina)).sas)).status).toBe(403);
+    // &download=1 asks for an attachment (the uploader may still read it).
+    const d = await download(h.url, ORG, u.name, `${(await sasOf(admin)).sas}&download=1`);
+    expect(d.headers.get('content-disposition')).toMatch(/^attachment; filename="batch.png"/);
+  });
+
   it('a record cannot reference a blob that was not uploaded to this organization (no dangling or foreign references)', async () => {
     const made = await admin.post('update', { operation: 'create', name: 'account', object: { name: 'Made up', logo: '0123456789abcdef0123456789abcdef.png' } });
     expect(made.status).toBe(400);
