@@ -70,10 +70,10 @@ export const MetadataEditorPage = () => {
           {count > 0 && <span className="badge accent">{t('MetaChangeCount', { n: count })}</span>}
         </div>
         <div className="command-bar" role="toolbar" aria-label={t('MenuMetadata')}>
-          <button type="button" className="primary" disabled={count === 0 || phase !== 'editing'} onClick={() => void model.review()}>
+          <button type="button" className="btn btn-primary" disabled={count === 0 || phase !== 'editing'} onClick={() => void model.review()}>
             <Icon name="check" /> {phase === 'planning' ? t('MetaPlanning') : t('MetaReview')}
           </button>
-          <button type="button" disabled={count === 0 || phase === 'applying' || phase === 'planning'} onClick={model.discard}>
+          <button type="button" className="btn" disabled={count === 0 || phase === 'applying' || phase === 'planning'} onClick={model.discard}>
             <Icon name="undo" /> {t('MetaDiscard')}
           </button>
         </div>
@@ -82,7 +82,7 @@ export const MetadataEditorPage = () => {
         <div className="meta-error" role="alert">
           <Icon name="alert" /> {phase === 'failed' ? t('MetaLoadFailed', { error: model.error.value }) : model.error.value}
           {phase === 'failed' && (
-            <button type="button" onClick={() => void model.load()}>
+            <button type="button" className="btn" onClick={() => void model.load()}>
               <Icon name="reload" /> {t('CmdReload')}
             </button>
           )}
@@ -110,7 +110,7 @@ const EntityList = ({ model, t }: { model: MetadataEditorModel; t: T }) => {
     <nav className="meta-entities" aria-label={t('MetaEntities')}>
       <div className="meta-entities-head">
         <input type="search" value={model.search.value} placeholder={t('MetaSearch')} aria-label={t('MetaSearch')} onChange={(e) => (model.search.value = e.target.value)} />
-        <button type="button" onClick={() => setCreating(!creating)} aria-expanded={creating}>
+        <button type="button" className="btn" onClick={() => setCreating(!creating)} aria-expanded={creating}>
           <Icon name="plus" /> {t('MetaNewEntity')}
         </button>
       </div>
@@ -165,10 +165,10 @@ const NewEntityForm = ({ model, t, done }: { model: MetadataEditorModel; t: T; d
         </p>
       )}
       <div className="meta-actions">
-        <button type="submit" className="primary">
+        <button type="submit" className="btn btn-primary">
           {t('CmdAdd')}
         </button>
-        <button type="button" onClick={done}>
+        <button type="button" className="btn" onClick={done}>
           {t('CmdCancel')}
         </button>
       </div>
@@ -190,11 +190,11 @@ const EntityEditor = ({ model, entity, t }: { model: MetadataEditorModel; entity
           {state !== 'same' && <span className={`badge meta-state ${state}`}>{t(STATE_LABEL[state])}</span>}
         </h2>
         {removed ? (
-          <button type="button" onClick={() => model.restoreEntity(entity.logicalName)}>
+          <button type="button" className="btn" onClick={() => model.restoreEntity(entity.logicalName)}>
             <Icon name="undo" /> {t('MetaKeepEntity')}
           </button>
         ) : (
-          <button type="button" className="danger" onClick={() => model.removeEntity(entity.logicalName)}>
+          <button type="button" className="btn btn-danger-outline" onClick={() => model.removeEntity(entity.logicalName)}>
             <Icon name="trash" /> {t('MetaRemoveEntity')}
           </button>
         )}
@@ -224,8 +224,10 @@ const EntityEditor = ({ model, entity, t }: { model: MetadataEditorModel; entity
                     {p.max !== undefined ? ` (${p.max})` : ''}
                     {p.targets?.length ? ` → ${p.targets.join(', ')}` : ''}
                   </span>
-                  {model.isSystem(entity, p.logicalName) && <span className="badge">{t('MetaSystemField')}</span>}
-                  {!model.isAppliedProperty(entity.logicalName, p.logicalName) && <span className="badge meta-state new">{t('MetaStateNew')}</span>}
+                  <span className="meta-field-badges">
+                    {model.isSystem(entity, p.logicalName) && <span className="badge meta-sys">{t('MetaSystemField')}</span>}
+                    {!model.isAppliedProperty(entity.logicalName, p.logicalName) && <span className="badge meta-state new">{t('MetaStateNew')}</span>}
+                  </span>
                 </button>
                 {open === p.logicalName && <PropertyEditor model={model} entity={entity} property={p} t={t} />}
               </li>
@@ -273,7 +275,7 @@ const AddFieldForm = ({ model, t }: { model: MetadataEditorModel; t: T }) => {
           ))}
         </select>
       </label>
-      <button type="submit">
+      <button type="submit" className="btn">
         <Icon name="plus" /> {t('MetaAddField')}
       </button>
       {problem && (
@@ -413,7 +415,7 @@ const PropertyEditor = ({ model, entity, property: p, t }: { model: MetadataEdit
         </div>
       )}
       {!system && (
-        <button type="button" className="danger" onClick={() => model.removeProperty(p.logicalName)}>
+        <button type="button" className="btn btn-danger-outline" onClick={() => model.removeProperty(p.logicalName)}>
           <Icon name="trash" /> {t('MetaRemoveField', { name: p.logicalName })}
         </button>
       )}
@@ -463,10 +465,10 @@ const ReviewPanel = ({ model, t }: { model: MetadataEditorModel; t: T }) => {
         <pre tabIndex={0}>{plan.ddl}</pre>
       </details>
       <div className="meta-actions">
-        <button type="button" className="primary" disabled={!model.canApply.value} onClick={() => void model.apply()}>
+        <button type="button" className="btn btn-primary" disabled={!model.canApply.value} onClick={() => void model.apply()}>
           <Icon name="save" /> {applying ? t('MetaApplying') : t('MetaApply')}
         </button>
-        <button type="button" disabled={applying} onClick={model.backToEditing}>
+        <button type="button" className="btn" disabled={applying} onClick={model.backToEditing}>
           <Icon name="chevronLeft" /> {t('MetaBack')}
         </button>
       </div>
