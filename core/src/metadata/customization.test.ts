@@ -49,3 +49,14 @@ describe('customize mode saves inu_view records (spec 000 section 3: create with
     expect(effectiveViewObjects(gui).map((g) => g.id)).toEqual(['2', '3', '4']);
   });
 });
+
+describe('customize mode: every open client hears of a saved layout (issue 15)', () => {
+  it('an inu_view change goes to every user on the stream, even without read on inu_view (the client then reloads its context)', async () => {
+    const { changeVisibleTo } = await import('../services/change-visible-to.js');
+    const noRead = { userId: 'u', teams: [], permissions: { permissions: {}, apps: [], owners: [], needsTeams: false } };
+    const refused = { retrieveById: async () => ({ _tag: 'Left' as const, left: { _tag: 'NotFound' as const, code: 'ERR_NOT_FOUND' as const, message: 'no' } }) };
+    for (const operation of ['create', 'update', 'delete'] as const)
+      expect(await changeVisibleTo(refused, noRead, { entity: 'inu_view', id: 'v1', operation, stamp: '2026-11-25T05:00:00.000Z' })).toBe(true);
+    expect(await changeVisibleTo(refused, noRead, { entity: 'account', id: 'a1', operation: 'update', stamp: '2026-11-25T05:00:00.000Z' })).toBe(false);
+  });
+});

@@ -6,6 +6,9 @@ import type { Caller } from '../permissions/types.js';
 import type { Change } from '../ports/change-feed.js';
 import type { RecordStore } from '../ports/record-store.js';
 
+/** inu_view: the metadata objects (forms, views, charts, filters, menus) of the user context. */
+const VIEW_ENTITY = 'inu_view';
+
 /**
  * API.md "Realtime": who may see a change on the stream. A created or updated record is sent to
  * a user who may read it now; a deleted record can no longer be checked, so its deletion goes
@@ -24,6 +27,9 @@ export const changeVisibleTo = async (store: Pick<RecordStore, 'retrieveById'>, 
 const decidedByLevel = (caller: Caller, change: Change): boolean | undefined => {
   // New metadata concerns every user: each client reloads its metadata (issue 15, the metadata editor).
   if (change.entity === METADATA_ENTITY) return true;
+  // So do forms, views and filters saved in customize mode (issue 15): every open client reloads its
+  // user context. The stream says only entity, id and operation; reading the record still needs read.
+  if (change.entity === VIEW_ENTITY) return true;
   const level = levelOf(caller.permissions, change.entity, 'read');
   if (level === 0) return false;
   if (change.operation === 'delete') return level === 3;

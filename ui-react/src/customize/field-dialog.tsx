@@ -22,17 +22,13 @@ export const FieldDialog = ({ field, title, onApply, onClose }: { field: FormFie
     value: v[k] ?? '',
     onChange: (e: { target: { value: string } }) => setV({ ...v, [k]: e.target.value }),
   });
+  // Every key is sent: an emptied one is cleared on the form.
+  const apply = () => onApply({ label: v.label, disabled: v.disabled, required: v.required, gridColumn: v.gridColumn, gridRow: v.gridRow, cssClass: v.cssClass, tooltip: v.tooltip, customComponent: v.customComponent });
   const components = [...new Set([...FIELD_COMPONENTS, ...(field.customComponent ? [field.customComponent] : [])])];
   return (
     <Modal id="formFieldDialog" title={title} onClose={onClose}>
-      <form
-        className="cz-dialog-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          // Every key is sent: an emptied one is cleared on the form.
-          onApply({ label: v.label, disabled: v.disabled, required: v.required, gridColumn: v.gridColumn, gridRow: v.gridRow, cssClass: v.cssClass, tooltip: v.tooltip, customComponent: v.customComponent });
-        }}
-      >
+      {/* Not a <form>: the dialog sits inside the record form, and forms do not nest. Enter applies. */}
+      <div className="cz-dialog-form" onKeyDown={(e) => e.key === 'Enter' && e.target instanceof HTMLInputElement && (e.preventDefault(), apply())}>
         <div className="field">
           <label htmlFor="ffd-label">{t('CzLabel')}</label>
           <input {...text('label')} autoFocus />
@@ -85,11 +81,11 @@ export const FieldDialog = ({ field, title, onApply, onClose }: { field: FormFie
           <button type="button" className="btn btn-plain" onClick={onClose}>
             {t('CmdCancel')}
           </button>
-          <button type="submit" className="btn btn-primary">
+          <button type="button" className="btn btn-primary" onClick={apply}>
             {t('CmdApply')}
           </button>
         </div>
-      </form>
+      </div>
     </Modal>
   );
 };

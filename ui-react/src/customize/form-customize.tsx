@@ -187,16 +187,14 @@ const PanelDialog = ({ panel, onApply, onClose }: { panel: Panel; onApply: (p: {
   const [label, setLabel] = useState(panel.label ?? '');
   const [showLabel, setShowLabel] = useState(panel.showLabel !== false);
   const [min, setMin] = useState(panel.minColumnWidth === undefined ? '' : String(panel.minColumnWidth));
+  const apply = () => {
+    const n = Number(min);
+    onApply({ label, showLabel: showLabel ? undefined : false, minColumnWidth: min.trim() && Number.isFinite(n) && n > 0 ? Math.round(n) : undefined });
+  };
   return (
     <Modal id="panelDialog" title={t('CzEditPanel', { name: panel.label ?? panel.name })} onClose={onClose}>
-      <form
-        className="cz-dialog-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          const n = Number(min);
-          onApply({ label, showLabel: showLabel ? undefined : false, minColumnWidth: min.trim() && Number.isFinite(n) && n > 0 ? Math.round(n) : undefined });
-        }}
-      >
+      {/* Not a <form>: forms do not nest, and this one sits inside the record form. Enter applies. */}
+      <div className="cz-dialog-form" onKeyDown={(e) => e.key === 'Enter' && e.target instanceof HTMLInputElement && (e.preventDefault(), apply())}>
         <div className="field">
           <label htmlFor="pd-label">{t('CzPanelLabel')}</label>
           <input id="pd-label" value={label} onChange={(e) => setLabel(e.target.value)} autoFocus />
@@ -214,11 +212,11 @@ const PanelDialog = ({ panel, onApply, onClose }: { panel: Panel; onApply: (p: {
           <button type="button" className="btn btn-plain" onClick={onClose}>
             {t('CmdCancel')}
           </button>
-          <button type="submit" className="btn btn-primary">
+          <button type="button" className="btn btn-primary" onClick={apply}>
             {t('CmdApply')}
           </button>
         </div>
-      </form>
+      </div>
     </Modal>
   );
 };
