@@ -52,6 +52,13 @@ export const MetadataEditorPage = () => {
   useEffect(() => {
     if (applied !== null) toast(t('MetaApplied', { version: applied }));
   }, [applied, t]);
+  // Unapplied changes live only in this tab: leaving the page asks first.
+  useEffect(() => {
+    if (count === 0) return;
+    const warn = (e: BeforeUnloadEvent) => e.preventDefault();
+    window.addEventListener('beforeunload', warn);
+    return () => window.removeEventListener('beforeunload', warn);
+  }, [count]);
 
   if (me && !canEditMetadata(me))
     return (
