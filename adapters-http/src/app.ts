@@ -29,7 +29,6 @@ import { contextRoutes } from './routes/context-routes.js';
 import { dataRoutes } from './routes/data-routes.js';
 import { whatsNextRoutes } from './routes/whats-next-routes.js';
 import { metadataRoutes } from './routes/metadata-routes.js';
-import { metadataRoutes } from './routes/metadata-routes.js';
 import { importExportRoutes } from './routes/import-export-routes.js';
 import { graphRoutes, type GraphRouteDeps } from './routes/graph-routes.js';
 import { driveRoutes, type DriveRouteDeps } from './routes/drive-routes.js';
@@ -157,7 +156,6 @@ export const createApp = (deps: HttpDeps): express.Express => {
   api.use(metadataRoutes({ clock: deps.clock }, guard));
   // Issue 18: the administrators' view of the sign-in providers.
   if (deps.providers) api.use(providerSettingsRoutes(deps.providers, guard));
-  api.use(metadataRoutes({ clock: deps.clock }, guard));
   if (deps.graph) api.use(graphRoutes(deps.graph, guard));
   if (deps.drive) api.use(driveRoutes(deps.drive, guard));
   if (deps.geocoder) api.use(geocodeRoutes(deps.geocoder, guard));

@@ -11,7 +11,6 @@ export * from './geocode.js';
 export * from './files.js';
 export * from './whats-next.js';
 export * from './metadata-editor.js';
-export * from './metadata-editor.js';
 export * from './routes.js';
 export * from './documents.js';
 export * from './blobs.js';
