@@ -26,14 +26,18 @@ const shot = async (page: Page, name: string) => {
 /** A page signed in as a user, in a language and theme chosen before the app starts. */
 const open = async (email: string, options: { lang?: string; dark?: boolean; width?: number } = {}) => {
   const { context, page } = await newPage(browser, options.width ?? 1280, 860);
-  await context.addInitScript(
+  // The sign-in page's chunk may be slow on a loaded machine: wait for it longer than the harness does.
+  await page.goto(`${server.url}/login?org=${ORG}`);
+  await page.getByLabel('Organization').waitFor({ timeout: 60_000 });
+  await signIn(page, server.url, ORG, email, PASSWORD);
+  // Set after signing in (the login page reads the language too); the next page load applies them.
+  await page.evaluate(
     ([lang, dark]) => {
       if (lang) localStorage.setItem('tessera.language', lang);
       if (dark) localStorage.setItem('tessera.colorTheme', '1');
     },
     [options.lang ?? '', options.dark ? '1' : ''] as const,
   );
-  await signIn(page, server.url, ORG, email, PASSWORD);
   return { context, page };
 };
 /** The total of the list's footer ('{shown} of {count}'). */
@@ -59,6 +63,7 @@ describe('issue 15: the localization editor and the role editor', { timeout: 120
     // Nina works in Slovak with her accounts open.
     const nina = await open(NINA, { lang: 'sk' });
     await nina.page.goto(`${server.url}/Sales/list/account`);
+    await nina.page.locator('.grid tbody a.row-link').first().waitFor({ timeout: 60_000 });
     await poll(() => nina.page.locator('h1').textContent()).toBe('Firmy');
     await nina.page.getByRole('button', { name: 'Nový', exact: true }).first().waitFor();
 
@@ -112,6 +117,9 @@ describe('issue 15: the localization editor and the role editor', { timeout: 120
     const sam = await open(SAM);
     await sam.page.goto(`${server.url}/Sales/list/account`);
     await sam.page.locator('.grid tbody a.row-link').first().waitFor();
+    // The list starts at the owner filter's Mine: everyone's accounts, to see what the role lets him read.
+    const everyone = () => sam.page.getByRole('combobox', { name: 'Owner', exact: true }).selectOption({ label: 'All' });
+    await everyone();
     await poll(() => listTotal(sam.page)).toBeGreaterThan(own);
     const before = await listTotal(sam.page);
 
@@ -133,6 +141,7 @@ describe('issue 15: the localization editor and the role editor', { timeout: 120
 
     await sam.page.reload();
     await sam.page.locator('.grid tbody a.row-link').first().waitFor();
+    await everyone();
     await poll(() => listTotal(sam.page)).toBe(own);
     expect(own).toBeLessThan(before);
     await shot(sam.page, 'role-list-shrunk');

@@ -224,7 +224,7 @@ const PermissionGrid = ({ model }: { model: RoleEditorModel }) => {
                   const label = t(LEVEL_TEXT[level]);
                   const isActive = r === Math.min(activeRow, rows.length - 1) && c === activeCol;
                   return (
-                    <td key={op} className="role-cell-td">
+                    <td key={op} className="role-cell-td" role="presentation">
                       <button
                         type="button"
                         role="gridcell"
