@@ -56,17 +56,23 @@ export const CloudFilePreview = ({ files, index, onClose, onSave, savedText, loa
   const f = model.current.value;
   const count = model.files.value.length;
   const notice = model.notice.value;
-  const onKeyDown = (e: React.KeyboardEvent) => {
-    const target = e.target as HTMLElement;
-    if (/^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName)) return;
-    if (e.key === 'ArrowRight') {
-      e.preventDefault();
-      model.next();
-    } else if (e.key === 'ArrowLeft') {
-      e.preventDefault();
-      model.previous();
-    }
-  };
+  // Arrow keys on the whole page while the dialog is open: after Save the focused button is
+  // disabled and focus falls to the body, outside the dialog.
+  useEffect(() => {
+    const onKeyDown = (e: KeyboardEvent) => {
+      const target = e.target as HTMLElement | null;
+      if (e.defaultPrevented || e.altKey || e.ctrlKey || e.metaKey || (target && /^(INPUT|TEXTAREA|SELECT)$/.test(target.tagName))) return;
+      if (e.key === 'ArrowRight') {
+        e.preventDefault();
+        model.next();
+      } else if (e.key === 'ArrowLeft') {
+        e.preventDefault();
+        model.previous();
+      }
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, [model]);
   return (
     <dialog
       ref={ref}
@@ -78,7 +84,6 @@ export const CloudFilePreview = ({ files, index, onClose, onSave, savedText, loa
         e.preventDefault();
         onClose();
       }}
-      onKeyDown={onKeyDown}
     >
       <div className="modal-head file-preview-head">
         <div className="file-preview-heading">

@@ -133,6 +133,15 @@ export const refreshSession = async (api: ApiClient): Promise<void> => {
   const raw = await api.getUserContext();
   const cached = before ? (JSON.parse(before) as Cached) : null;
   if (cached && JSON.stringify(cached.raw) === JSON.stringify(raw)) return;
+  // The download signature (`sas`, issue 18) is signed anew on every answer: a context that
+  // differs only in it keeps the session (a form keyed on its entities would start over) and
+  // takes the fresh signature quietly.
+  const withoutSas = (c: unknown): string => JSON.stringify({ ...(c as object), sas: '' });
+  if (cached && withoutSas(cached.raw) === withoutSas(raw)) {
+    sessionStorage.setItem(CACHE_KEY, JSON.stringify({ ...cached, raw } satisfies Cached));
+    for (const s of [sentSession, session.value]) if (s) s.context.sas = raw.sas;
+    return;
+  }
   const s = toSession(raw, Date.now());
   sessionStorage.setItem(CACHE_KEY, JSON.stringify({ token: api.token ?? '', loadedAt: s.loadedAt, raw } satisfies Cached));
   adopt(s, api.token ?? '');
