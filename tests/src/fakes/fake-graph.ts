@@ -226,7 +226,8 @@ export const startFakeGraph = async (): Promise<FakeGraph> => {
       }
       const item = items.get(pre[2]);
       if (!item || item.folder) return graphError(404, 'itemNotFound', 'The resource could not be found.');
-      res.writeHead(200, { 'content-type': item.mimeType, 'content-length': String(item.content.length) });
+      // Download URLs answer cross-origin reads (the preview fetches the bytes it turns).
+      res.writeHead(200, { 'content-type': item.mimeType, 'content-length': String(item.content.length), 'access-control-allow-origin': '*' });
       res.end(item.content);
       return;
     }

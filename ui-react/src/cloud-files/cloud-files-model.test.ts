@@ -125,4 +125,12 @@ describe('CloudFiles panel model (spec 001 "Cloud file browser")', () => {
     await m.saveTurned(m.previewFiles.value[0], { blob: new Blob(['turned'], { type: 'image/jpeg' }), fileName: 'a.jpg', width: 1, height: 1, resized: true });
     expect(f.calls.find((c) => c[0] === 'upload')![1]).toMatchObject({ name: 'a.jpg', replace: true });
   });
+
+  it('a server without Graph (501) shows the empty state without tools', async () => {
+    const f = fakeApi();
+    f.api.driveList = async () => Promise.reject(new ServerError(501, 'Not Implemented', 'ERR_NOT_CONFIGURED: the cloud drive and calendar are not configured on this server'));
+    const m = cloudFilesModel(panel, target, { api: f.api, downscale });
+    await m.load();
+    expect([m.notConfigured.value, m.missing.value, m.error.value]).toEqual([true, true, '']);
+  });
 });

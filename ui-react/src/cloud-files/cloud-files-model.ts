@@ -55,6 +55,8 @@ export const cloudFilesModel = (panel: Panel, target: DriveTargetRef | null, dep
   /** what is under way: 'Uploading x.jpg', a rename... ('' when idle) */
   const busy = signal('');
   const previewIndex = signal<number | null>(null);
+  /** The server has no Graph (501): the panel shows its empty state without tools, as before issue 18. */
+  const notConfigured = signal(false);
   let generation = 0;
 
   const files = computed(() => items.value.filter((i) => !i.folder));
@@ -81,7 +83,14 @@ export const cloudFilesModel = (panel: Panel, target: DriveTargetRef | null, dep
         missing.value = r.missing;
       });
     } catch (e) {
-      if (mine === generation) error.value = message(e);
+      if (mine !== generation) return;
+      if ((e as { status?: unknown }).status === 501)
+        batch(() => {
+          notConfigured.value = true;
+          missing.value = true;
+          items.value = [];
+        });
+      else error.value = message(e);
     } finally {
       if (mine === generation) loading.value = false;
     }
@@ -163,7 +172,7 @@ export const cloudFilesModel = (panel: Panel, target: DriveTargetRef | null, dep
     files.value.map((f) => ({ key: f.id, name: f.name, url: f.downloadUrl ?? f.webUrl ?? '', contentType: f.mimeType ?? undefined, size: f.size, modified: f.lastModifiedDateTime })),
   );
 
-  return { items, files, path, folder, missing, loading, error, busy, isEmpty, previewIndex, previewFiles, load, open, up, createFolder, rename, remove, upload, saveTurned, canChange: target !== null };
+  return { items, files, path, folder, missing, notConfigured, loading, error, busy, isEmpty, previewIndex, previewFiles, load, open, up, createFolder, rename, remove, upload, saveTurned, canChange: target !== null };
 };
 
 export type CloudFilesModel = ReturnType<typeof cloudFilesModel>;

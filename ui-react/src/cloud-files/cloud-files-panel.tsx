@@ -35,7 +35,7 @@ export const CloudFilesPanel = ({ panel, ctx }: { panel: Panel; ctx: PanelContex
   const [newFolder, setNewFolder] = useState<string | null>(null);
   const [renaming, setRenaming] = useState<{ id: string; name: string } | null>(null);
   const [dragging, setDragging] = useState(false);
-  const canChange = model.canChange && !ctx.readOnly;
+  const canChange = model.canChange && !ctx.readOnly && !model.notConfigured.value;
   const busy = model.busy.value;
   const emptyText = panel.emptyMessage ?? t('MsgNoOneDriveFolder');
 
@@ -104,7 +104,7 @@ export const CloudFilesPanel = ({ panel, ctx }: { panel: Panel; ctx: PanelContex
               />
             </>
           )}
-          {target && (
+          {target && !model.notConfigured.value && (
             <button type="button" className="icon-btn" aria-label={t('CmdRefresh')} title={t('CmdRefresh')} onClick={() => void model.load()}>
               ↻
             </button>
