@@ -74,7 +74,9 @@ export const ExportDialog = ({ onClose, ...target }: ExportDialogProps) => {
         return isLeft(r) ? problemText(t, r.left) : null;
       },
       onSave: (request) => {
+        // The export runs the edited query from now on (the model reads queryText while editing).
         model.queryText.value = JSON.stringify(request, null, 2);
+        model.editing.value = true;
         return null;
       },
     });
@@ -88,7 +90,7 @@ export const ExportDialog = ({ onClose, ...target }: ExportDialogProps) => {
   };
 
   return (
-    <Modal id="exportDialog" title={t('CmdExport')} onClose={close} wide={model.editing.value}>
+    <Modal id="exportDialog" title={t('CmdExport')} onClose={close}>
       <form
         className="export-dialog"
         noValidate
