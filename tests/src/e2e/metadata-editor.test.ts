@@ -49,7 +49,8 @@ const open = async (options: { lang?: string; dark?: boolean; width?: number } =
 };
 const openEditor = async (page: Page, entity: string) => {
   await goto(page, '/!/customizemetadata');
-  await page.locator('nav.meta-entities').waitFor();
+  // The editor's chunk loads on first use; on a loaded machine (or while a parallel build rewrites dist) give it longer.
+  await page.locator('nav.meta-entities').waitFor({ timeout: 45_000 });
   await page.locator('nav.meta-entities input[type="search"]').fill(entity);
   await page.locator('button.meta-entity', { has: page.locator(`code:text-is("${entity}")`) }).click();
   await page.locator('section.meta-entity-editor').waitFor();
