@@ -143,7 +143,8 @@ describe('the auto-number rule in every create', () => {
         { operation: 'create', name: 'account', object: { name: 'e' } },
       ], { atomic: true }),
     );
-    const numbers = await Promise.all(answers.filter((a) => 'id' in a && a.id !== row).map(async (a) => ok(await store.retrieveById(sys, 'account', a.id!)).accountnumber));
+    const created = answers.flatMap((a) => ('id' in a && a.id && a.id !== row ? [a.id] : []));
+    const numbers = await Promise.all(created.map(async (id) => ok(await store.retrieveById(sys, 'account', id)).accountnumber));
     expect(numbers).toEqual(['N1', 'N2', 'N40', 'mine', 'N41']);
     expect(nextOf(store)).toBe(42);
   });
