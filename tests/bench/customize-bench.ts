@@ -23,7 +23,8 @@ const browser = await launchBrowser();
 try {
   const admin = await demoApi(server, 'admin@demo.test');
   const [account] = await admin.fetchRecords({ entity: { name: 'account', attributes: [{ attribute: 'id' }], orders: [{ attribute: 'name' }] }, page: 1, pageSize: 1 });
-  const { page } = await newPage(browser);
+  const { context, page } = await newPage(browser);
+  context.setDefaultTimeout(60_000); // a busy machine loads the first page slowly; only the marks are timed
   await signIn(page, server.url, 'demo', 'admin@demo.test', 'tessera-demo');
   await page.goto(`${server.url}/!/edit/account/${String(account?.id)}`);
   await page.locator('[data-field="website"]').waitFor();

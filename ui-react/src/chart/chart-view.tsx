@@ -10,6 +10,7 @@ import { Icon } from '../ui/icons.js';
 import { ListTable } from '../list/list-table.js';
 import type { ViewBodyProps } from '../list/view-bodies.js';
 import { chartModel, savedChartsOf, type ChartModel } from './chart-model.js';
+import { shownCharts } from '../customize/customize-state.js';
 import { AGGREGATE_LABELS, drawnChart, GROUPING_LABELS } from './chart-labels.js';
 import { UplotChart } from './uplot-chart.js';
 
@@ -37,7 +38,8 @@ const ChartView = (props: ViewBodyProps) => {
       chartModel({
         api,
         list,
-        saved: () => savedChartsOf(entityName, session.value?.context.gui ?? [], parsedBody),
+        // Issue 15: a chart edited in customize mode shows its draft (customize-state.ts).
+        saved: () => shownCharts(entityName, savedChartsOf(entityName, session.value?.context.gui ?? [], parsedBody)),
         caller: () => caller.value!,
       }),
     [api, list, entityName],

@@ -1,4 +1,4 @@
-import type { Entity, Form, QuickFilter } from '../core.js';
+import type { Chart, Entity, Form, QuickFilter } from '../core.js';
 import { canSuperEdit, mayAccessSome } from '../core.js';
 import { TOKEN_CHANGED_EVENT } from '../api/client.js';
 import { caller, guiObjects } from '../state/session.js';
@@ -46,3 +46,9 @@ export const filterKeyOf = (entity: string): DraftKey<'filter'> => ({ kind: 'fil
 
 /** The metadata's quick filters of a list, with the draft while customizing. */
 export const shownFilters = (entity: string, filters: readonly QuickFilter[]): QuickFilter[] => [...customize.shown(filterKeyOf(entity), { filters: [...filters] }).filters];
+
+export const chartKeyOf = (entity: string, chart: string): DraftKey<'chart'> => ({ kind: 'chart', objectname: entity, name: chart });
+
+/** The saved charts of an entity, each with its draft while customizing. */
+export const shownCharts = <C extends { name: string; body: Chart }>(entity: string, charts: readonly C[]): C[] =>
+  charts.map((c) => ({ ...c, body: customize.shown(chartKeyOf(entity, c.name), c.body) }));

@@ -1,12 +1,13 @@
 import { useSignals } from '@preact/signals-react/runtime';
 import { useState } from 'react';
 import { isLeft, isRight, type Either } from 'fp-ts/lib/Either.js';
-import type { Entity, InputError, ListView, QuickFilter, QuickFilterSet } from '../core.js';
+import type { Chart, Entity, InputError, ListView, QuickFilter, QuickFilterSet } from '../core.js';
 import {
   addColumn,
   addQuickFilter,
   COLUMN_WIDTH_MAX,
   COLUMN_WIDTH_MIN,
+  editChartSeries,
   editColumn,
   editQuickFilter,
   moveColumn,
@@ -15,15 +16,18 @@ import {
   quickFilterForProperty,
   removeColumn,
   removeQuickFilter,
+  setChartType,
   setColumnWidth,
 } from '../core.js';
+import { right } from 'fp-ts/lib/Either.js';
+import { savedChartsOf } from '../chart/chart-model.js';
 import { useT } from '../i18n.js';
 import type { ListModel } from '../list/list-model.js';
 import { movePersonalFilterNamed, personalFilters } from '../list/quick-filters/personal-filters.js';
-import { guiObjects, parsedBody } from '../state/session.js';
+import { guiObjects, parsedBody, session } from '../state/session.js';
 import { alertDialog } from '../ui/dialogs.js';
 import { Icon } from '../ui/icons.js';
-import { customize, filterKeyOf, viewKeyOf } from './customize-state.js';
+import { chartKeyOf, customize, filterKeyOf, viewKeyOf } from './customize-state.js';
 
 /**
  * Customize mode on the live list (issue 15): the view's columns (add, remove, reorder, width,
@@ -48,7 +52,7 @@ export const metadataQuickFilters = (entity: Entity): QuickFilter[] => {
   return entity.properties.some((p) => p.logicalName === 'ownerid') ? [{ name: 'owner', type: 'owner', propertyName: 'ownerid' }] : [];
 };
 
-type Pane = 'columns' | 'filters' | null;
+type Pane = 'columns' | 'filters' | 'chart' | null;
 
 export const ListCustomizeTools = ({ model }: { model: ListModel }) => {
   useSignals();
@@ -57,6 +61,7 @@ export const ListCustomizeTools = ({ model }: { model: ListModel }) => {
   const view = model.view.value;
   if (!view) return null;
   const entity = model.entity.value;
+  const charts = savedChartsOf(entity.logicalName, session.value?.context.gui ?? [], parsedBody);
   return (
     <div className="cz-list-tools">
       <div className="row gap" role="tablist" aria-label={t('CzTitle')}>
@@ -66,9 +71,15 @@ export const ListCustomizeTools = ({ model }: { model: ListModel }) => {
         <button type="button" role="tab" aria-selected={pane === 'filters'} className={`btn btn-plain ${pane === 'filters' ? 'active' : ''}`} onClick={() => setPane(pane === 'filters' ? null : 'filters')}>
           <Icon name="filter" /> {t('CzQuickFilters')}
         </button>
+        {charts.length > 0 && (
+          <button type="button" role="tab" aria-selected={pane === 'chart'} className={`btn btn-plain ${pane === 'chart' ? 'active' : ''}`} onClick={() => setPane(pane === 'chart' ? null : 'chart')}>
+            {t('CzChart')}
+          </button>
+        )}
       </div>
       {pane === 'columns' && <ColumnsEditor entity={entity} viewName={view.name} body={view.body} />}
       {pane === 'filters' && <FiltersEditor entity={entity} />}
+      {pane === 'chart' && charts.length > 0 && <ChartEditor entity={entity} charts={charts} />}
     </div>
   );
 };
@@ -217,6 +228,47 @@ const FiltersEditor = ({ entity }: { entity: Entity }) => {
           ))}
         </ol>
       )}
+    </div>
+  );
+};
+
+/** A saved chart of the entity (spec 001 section 9): its type and each series' colour and label; the chart mode shows the draft. */
+const ChartEditor = ({ entity, charts }: { entity: Entity; charts: ReadonlyArray<{ name: string; label: string; body: Chart }> }) => {
+  useSignals();
+  const t = useT();
+  const [name, setName] = useState(charts[0]?.name ?? '');
+  const stored = charts.find((c) => c.name === name) ?? charts[0];
+  const run = useRun<Chart>((f) => (stored ? customize.edit(chartKeyOf(entity.logicalName, stored.name), stored.body, f) : f({ type: 'bar', series: [], groups: [] })));
+  if (!stored) return null;
+  const chart = customize.shown(chartKeyOf(entity.logicalName, stored.name), stored.body);
+  const fieldLabel = (n: string) => entity.properties.find((p) => p.logicalName === n)?.displayName ?? n;
+  return (
+    <div className="cz-pane" role="tabpanel" aria-label={t('CzChart')}>
+      <div className="row gap">
+        <select aria-label={t('CzChart')} value={stored.name} onChange={(e) => setName(e.target.value)}>
+          {charts.map((c) => (
+            <option key={c.name} value={c.name}>
+              {c.label}
+            </option>
+          ))}
+        </select>
+        <select aria-label={t('CzChartType')} value={chart.type} onChange={(e) => run((c) => right(setChartType(c, e.target.value === 'line' ? 'line' : 'bar')))}>
+          <option value="bar">{t('ChartTypeBar')}</option>
+          <option value="line">{t('ChartTypeLine')}</option>
+        </select>
+      </div>
+      <ol className="cz-list">
+        {chart.series.map((s, i) => {
+          const label = s.label ?? `${s.aggregateMethod} ${fieldLabel(s.aggregateField)}`;
+          return (
+            <li key={i} className="cz-list-row">
+              <span className="cz-list-name">{label}</span>
+              <input aria-label={`${t('CzLabel')} ${label}`} placeholder={label} defaultValue={s.label ?? ''} onBlur={(e) => e.target.value !== (s.label ?? '') && run((c) => editChartSeries(c, i, { label: e.target.value }))} />
+              <input type="color" aria-label={t('CzSeriesColor', { name: label })} value={s.color ?? '#0071eb'} onChange={(e) => run((c) => editChartSeries(c, i, { color: e.target.value }))} />
+            </li>
+          );
+        })}
+      </ol>
     </div>
   );
 };
