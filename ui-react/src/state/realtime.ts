@@ -3,7 +3,7 @@ import type { ApiClient, ChangeEvent } from '../api/client.js';
 /** The browser event name raised for each change (spec 000 section 4, API.md "Realtime"). */
 export const objectChangedEvent = (entity: string): string => `objectChanged:${entity}`;
 /** Entities whose change means the metadata changed. */
-const METADATA_ENTITIES = new Set(['inu_view', 'inu_role', 'inu_app', 'inu_metadata', 'inu_localization']);
+const METADATA_ENTITIES = new Set(['inu_view', 'inu_role', 'inu_app', 'inu_metadata', 'inu_localize']);
 export const METADATA_CHANGED_EVENT = 'tessera:metadataChanged';
 
 /** Events older than the stream's start are skipped (spec 000 section 4). */
