@@ -22,5 +22,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two files at a time on the 2-core CI machine: browser and HTTP files wait on I/O much of the
+    // time (vitest's default here is one worker, cores - 1), which kept CI near its 30-minute budget.
+    maxWorkers: 2,
   },
 });
