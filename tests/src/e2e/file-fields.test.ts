@@ -144,6 +144,7 @@ describe('file and image fields on the product form (issue 18)', { timeout: 150_
     await dialog.getByRole('button', { name: 'Rotate right' }).click();
     await dialog.getByRole('button', { name: 'Rotate right' }).click();
     expect(await img.getAttribute('data-turns')).toBe('1');
+    await page.waitForTimeout(400); // the turn's transition
     await shot(page, 'preview-image-turned-desktop');
     // ArrowLeft at the first file: 'No more files'.
     await page.keyboard.press('ArrowLeft');
@@ -156,6 +157,7 @@ describe('file and image fields on the product form (issue 18)', { timeout: 150_
     // ArrowRight: the datasheet zip, its entries with modified date and size; then No more files.
     await page.keyboard.press('ArrowRight');
     await dialog.getByText('2 of 2').waitFor();
+    await dialog.getByRole('heading', { name: 'bundle.zip' }).waitFor();
     const rows = dialog.locator('.zip-table tbody tr');
     await poll(() => rows.count()).toBe(2);
     await expect.poll(() => rows.nth(0).innerText()).toMatch(/readme\.txt\s+Mar 15, 2024, 10:30 AM\s+5 B/);
@@ -217,6 +219,7 @@ describe('file and image fields on the product form (issue 18)', { timeout: 150_
     await image.locator('input[type=file]').setInputFiles({ name: 'fotka.jpg', mimeType: 'image/jpeg', buffer: await jpeg(page, 1600, 2400) });
     await image.getByText('Zmenšené na 800 × 1200 px').waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await image.evaluate((el) => el.scrollIntoView({ block: 'center' }));
     await shot(page, 'image-field-pending-360-dark-sk');
     await image.locator('.file-name').click();
     const dialog = page.locator('dialog#CloudFilePreview');
@@ -224,6 +227,7 @@ describe('file and image fields on the product form (issue 18)', { timeout: 150_
     await dialog.getByRole('button', { name: 'Otočiť doprava' }).click();
     await page.keyboard.press('ArrowRight');
     await dialog.getByText('Žiadne ďalšie súbory').waitFor();
+    await page.waitForTimeout(400); // the turn's transition
     await shot(page, 'preview-360-dark-sk');
     await context.close();
   });

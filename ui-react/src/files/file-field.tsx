@@ -11,7 +11,7 @@ import { fileFieldModel, uploadFailureText, type FileFieldModel } from './file-f
 import { maxImageSizeOf } from './image-resize.js';
 import { fileKind, typeLabel } from './file-kind.js';
 import { CloudFilePreview, type PreviewFile } from './cloud-file-preview.js';
-import { useBlobUrl, useStoredFileInfo } from './stored-file.js';
+import { knownFileInfo, useBlobUrl, useStoredFileInfo } from './stored-file.js';
 import { FileIcon } from './file-icons.js';
 
 /**
@@ -71,7 +71,10 @@ const formFiles = (ctx: PanelContext, blobUrl: (name: string) => string): Previe
       const pending = model.pending.value;
       if (pending) return [{ key: field, name: pending.fileName, url: pending.url, contentType: pending.contentType, size: pending.size, blob: pending.blob }];
       const stored = ctx.record[field];
-      return typeof stored === 'string' && stored ? [{ key: field, name: stored, url: blobUrl(stored) }] : [];
+      if (typeof stored !== 'string' || !stored) return [];
+      const url = blobUrl(stored);
+      const info = knownFileInfo(url);
+      return [{ key: field, name: info?.fileName ?? stored, url, contentType: info?.contentType, size: info?.size }];
     });
 };
 
@@ -123,7 +126,7 @@ export const FileField = ({ id, p, f, ctx, disabled, invalid, describedBy, label
     setPreviewAt(at >= 0 ? at : 0);
   };
   // While the preview is open its files follow the form (a turned image saved into a field).
-  const previewFiles = previewAt === null ? [] : formFiles(ctx, blobUrl).map((x) => (x.key === p.logicalName && shown ? { ...x, name: shown.name, size: shown.size, contentType: shown.type } : x));
+  const previewFiles = previewAt === null ? [] : formFiles(ctx, blobUrl);
 
   const dropProps = disabled
     ? {}
@@ -158,7 +161,7 @@ export const FileField = ({ id, p, f, ctx, disabled, invalid, describedBy, label
             {kind === 'image' && !thumbFailed ? <img src={shown.url} alt="" loading="lazy" onError={() => setThumbFailed(true)} /> : <FileIcon name={kind === 'image' ? 'image' : 'file'} size={26} />}
           </button>
           <div className="file-meta">
-            <button type="button" id={id} className="file-name" onClick={openPreview} aria-labelledby={`${id}-label ${id}`} aria-describedby={describedBy} aria-invalid={invalid || undefined}>
+            <button type="button" id={id} className="file-name" title={shown.name} onClick={openPreview} aria-labelledby={`${id}-label ${id}`} aria-describedby={describedBy} aria-invalid={invalid || undefined}>
               {shown.name}
             </button>
             {details && <span className="muted small">{details}</span>}

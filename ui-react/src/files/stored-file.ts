@@ -35,9 +35,16 @@ export const dispositionFileName = (header: string | null): string | undefined =
   return v ? v.replace(/\\(.)/g, '$1').trim() : undefined;
 };
 
+/** One blob, whatever signature its address carries (a refreshed context signs anew). */
+const keyOf = (url: string): string => url.split('?')[0];
 const known = new Map<string, Promise<StoredFileInfo | null>>();
+/** The answers already in, for lists drawn at once (the preview's files of a form). */
+const resolved = new Map<string, StoredFileInfo | null>();
+/** What is known of an address now, without asking. */
+export const knownFileInfo = (url: string): StoredFileInfo | null => resolved.get(keyOf(url)) ?? null;
 const infoOf = (url: string): Promise<StoredFileInfo | null> => {
-  let p = known.get(url);
+  const key = keyOf(url);
+  let p = known.get(key);
   if (!p) {
     p = fetch(url, { method: 'HEAD', credentials: 'same-origin' })
       .then((res) => {
@@ -45,10 +52,18 @@ const infoOf = (url: string): Promise<StoredFileInfo | null> => {
         const size = Number(res.headers.get('content-length'));
         return { fileName: dispositionFileName(res.headers.get('content-disposition')), size: Number.isFinite(size) && res.headers.has('content-length') ? size : undefined, contentType: res.headers.get('content-type') ?? undefined };
       })
-      .catch(() => null);
-    known.set(url, p);
+      .catch(() => null)
+      .then((info) => {
+        resolved.set(key, info);
+        return info;
+      });
+    known.set(key, p);
     // a bounded memory of addresses (signed addresses change with the sas)
-    if (known.size > 200) known.delete(known.keys().next().value as string);
+    if (known.size > 200) {
+      const oldest = known.keys().next().value as string;
+      known.delete(oldest);
+      resolved.delete(oldest);
+    }
   }
   return p;
 };
