@@ -115,7 +115,16 @@ describe('issue 18: the activity feed', { timeout: 150_000 }, () => {
     await expect(item.locator('time').textContent()).resolves.toBe('1 min ago');
     const [doc] = await nina.fetchRecords({ entity: { name: 'document', allattrs: true, filter: { conditions: [{ attribute: 'objectid', operator: 'eq', value: accountId }] } } });
     expect(doc).toMatchObject({ name: 'site.jpg', contenttype: 'image/jpeg', objectname: 'account' });
+    await item.scrollIntoViewIfNeeded();
     await shot(page, 'desktop');
+    // A click previews the attachment in the CloudFilePreview dialog; Escape closes it.
+    await item.locator('.activity-attachment').click();
+    const preview = page.locator('dialog#CloudFilePreview');
+    await preview.waitFor();
+    await expect(preview.textContent()).resolves.toContain('site.jpg');
+    await shot(page, 'preview');
+    await page.keyboard.press('Escape');
+    await preview.waitFor({ state: 'detached' });
     await page.context().close();
   });
 

@@ -10,6 +10,7 @@ import type { CustomPanelProps } from '../form/custom-panels.js';
 import { activityFeedModel, type ActivityFeedModel, type FeedItem } from './activity-feed-model.js';
 import { downscaleImage } from './downscale-image.js';
 import { FeedIcon } from './feed-icons.js';
+import { CloudFilePreview, type PreviewFile } from '../files/cloud-file-preview.js';
 
 /** How often relative times ('5 min ago') are brought up to date. */
 const TICK_MS = 30_000;
@@ -56,6 +57,8 @@ const Feed = ({ label, objectName, objectId }: { label?: string; objectName: str
   );
   const [now, setNow] = useState(() => Date.now());
   const [dragging, setDragging] = useState(false);
+  // The attachment shown in the preview dialog (CloudFilePreview, spec 001 section 2), by item id.
+  const [previewing, setPreviewing] = useState<string | null>(null);
 
   useEffect(() => {
     void model.load();
@@ -74,6 +77,11 @@ const Feed = ({ label, objectName, objectId }: { label?: string; objectName: str
 
   const status = model.status.value;
   const items = model.items.value;
+  const ctx = session.value?.context;
+  const previewFiles: PreviewFile[] = ctx
+    ? items.flatMap((x) => (x.attachment ? [{ key: x.id, name: x.attachment.name, url: api.blobUrl(ctx, x.attachment.file), contentType: x.attachment.contentType, size: x.attachment.size ?? undefined, modified: x.createdon }] : []))
+    : [];
+  const previewIndex = previewing === null ? -1 : previewFiles.findIndex((f) => f.key === previewing);
   const filesOf = (e: DragEvent | ClipboardEvent): File[] => {
     const list = 'dataTransfer' in e ? e.dataTransfer?.files : e.clipboardData?.files;
     return list ? Array.from(list) : [];
@@ -126,10 +134,11 @@ const Feed = ({ label, objectName, objectId }: { label?: string; objectName: str
       ) : (
         <ol className="activity-list" aria-live="polite">
           {items.map((item) => (
-            <Item key={item.id} item={item} model={model} now={now} />
+            <Item key={item.id} item={item} model={model} now={now} onPreview={() => setPreviewing(item.id)} />
           ))}
         </ol>
       )}
+      {previewIndex >= 0 && <CloudFilePreview files={previewFiles} index={previewIndex} onClose={() => setPreviewing(null)} />}
       {status === 'ready' && model.more.value && (
         <button type="button" className="btn btn-plain activity-older" disabled={model.loadingMore.value} onClick={() => void model.loadMore()}>
           {t('ActivityShowOlder')}
@@ -216,7 +225,7 @@ const Composer = ({ model }: { model: ActivityFeedModel }) => {
   );
 };
 
-const Item = ({ item, model, now }: { item: FeedItem; model: ActivityFeedModel; now: number }) => {
+const Item = ({ item, model, now, onPreview }: { item: FeedItem; model: ActivityFeedModel; now: number; onPreview: () => void }) => {
   useSignals();
   const t = useT();
   const api = useApi();
@@ -262,7 +271,19 @@ const Item = ({ item, model, now }: { item: FeedItem; model: ActivityFeedModel; 
           </button>
         )}
         {a && (
-          <a className="activity-attachment" href={url} target="_blank" rel="noopener" aria-label={t('ActivityOpenAttachment', { name: a.name })}>
+          <a
+            className="activity-attachment"
+            href={url}
+            target="_blank"
+            rel="noopener"
+            aria-label={t('ActivityOpenAttachment', { name: a.name })}
+            onClick={(e) => {
+              // A plain click previews (a modified click opens the file in a new tab as usual).
+              if (e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
+              e.preventDefault();
+              onPreview();
+            }}
+          >
             {isImage ? <img src={url} alt={a.name} loading="lazy" /> : <FeedIcon name="attach" />}
             <span>{a.name}</span>
           </a>
