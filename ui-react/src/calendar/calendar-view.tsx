@@ -570,7 +570,8 @@ const TimeGrid = ({
           {days.flatMap((d, i) =>
             lanes.map((g) => {
               const mine = events
-                .filter((e) => g === null || (e.group ?? '') === g.key)
+                // Cloud events belong to no group: they show in the first lane.
+                .filter((e) => g === null || (e.source === 'cloud' ? g === lanes[0] : (e.group ?? '') === g.key))
                 .flatMap((e) => {
                   const seg = segmentOnDay(spanOf(e), d, tz);
                   return seg ? [{ e, seg }] : [];
