@@ -131,6 +131,7 @@ const openFiles = async (page: Page, tab = 'Files'): Promise<void> => {
   await page.goto(`${server.url}/!/edit/account/${account.id}`);
   await page.getByRole('tab', { name: tab }).click();
   await page.locator('section.cloud-files').waitFor();
+  await page.locator('section.cloud-files').scrollIntoViewIfNeeded();
 };
 const shot = async (page: Page, name: string) => {
   mkdirSync(SHOTS, { recursive: true });
