@@ -4,6 +4,7 @@ import type { Entity, EntityRecord } from '../metadata/entity.js';
 import { FIELD_TYPES } from '../metadata/field-types.js';
 import { inReadScope, readScope, sameId, SYSTEM_USER_ENTITY } from '../permissions/access.js';
 import type { Caller } from '../permissions/types.js';
+import { followsRegarding, REGARDING_ID_FIELD, REGARDING_NAME_FIELD } from '../permissions/regarding.js';
 import { isSystemCaller } from '../ports/record-store.js';
 import { SERVER_FIELDS, type StoredRecord } from './record-rules.js';
 import type { Steps, WriteContext } from './record-writes.js';
@@ -49,8 +50,12 @@ export function* referencesReadable(
   e: Entity,
   request: EntityRecord,
   written: StoredRecord,
+  /** the whole record as it will be stored (a create's record; an update's stored row with its changes) */
+  whole: StoredRecord = written,
 ): Steps<Either<InputError, null>> {
   if (isSystemCaller(caller)) return right(null);
+  const regarding = yield* regardingReadable(ctx, caller, e, request, whole);
+  if (regarding !== null) return left(regarding);
   for (const field of lookupFieldsOf(e)) {
     if (!Object.hasOwn(request, field)) continue;
     const v = written[field];
@@ -64,4 +69,22 @@ export function* referencesReadable(
     }
   }
   return right(null);
+}
+
+/**
+ * Issue 18: an activity or a document is read by those who may read the record it regards
+ * (permissions/regarding.ts), so writing one about a record is writing on that record: the user
+ * must read it, or a comment could be planted on a record its author cannot see. Answers as a
+ * reference to a missing record does (nothing is disclosed); null when allowed.
+ */
+function* regardingReadable(ctx: WriteContext, caller: Caller, e: Entity, request: EntityRecord, whole: StoredRecord): Steps<InputError | null> {
+  if (!followsRegarding(e.logicalName) || !(Object.hasOwn(request, REGARDING_NAME_FIELD) || Object.hasOwn(request, REGARDING_ID_FIELD))) return null;
+  const name = whole[REGARDING_NAME_FIELD];
+  const id = whole[REGARDING_ID_FIELD];
+  if (typeof name !== 'string' || name === '' || typeof id !== 'string' || id === '') return null;
+  const scope = readScope(caller, name);
+  if (scope.kind === 'all') return null;
+  const target = ctx.lookup(name);
+  const row = target === undefined || scope.kind === 'none' ? null : ((yield { kind: 'get', entity: target, id }) as StoredRecord | null);
+  return row === null || !inReadScope(scope, row) ? inputError(`Invalid value for ${e.logicalName}.${REGARDING_ID_FIELD}: ${name} ${id} not found`) : null;
 }

@@ -304,7 +304,7 @@ export function* updateRecord(ctx: WriteContext, caller: Caller, entity: string,
   const now = ctx.now();
   const changes = changesOf(e, current, object, caller, now);
   if (isLeft(changes)) return changes;
-  const refs = yield* referencesReadable(ctx, caller, e, object, changes.right);
+  const refs = yield* referencesReadable(ctx, caller, e, object, changes.right, { ...current, ...changes.right });
   if (isLeft(refs)) return refs;
   const versionField = versionFieldOf(e);
   if (Object.keys(changes.right).length === 0) {

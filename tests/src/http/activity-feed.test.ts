@@ -68,6 +68,17 @@ describe("issue 18: an activity's read follows its regarding record (HTTP)", () 
     expect(upd.status).toBeLessThan(500);
   });
 
+  it('a comment on a record the author may not read is refused as a reference to a missing record (no planted comments)', async () => {
+    const planted = await users.tess.post('update', { operation: 'create', name: 'activity', object: { type: 1, body: 'planted', objectname: 'account', objectid: ids.northAccount } });
+    expect(planted.status).toBe(400);
+    expect(await planted.text()).toContain(`account ${ids.northAccount} not found`);
+    // Moving one's own comment onto such a record is refused the same way.
+    const own = await users.tess.create('activity', { type: 1, body: 'mine', objectname: 'account', objectid: ids.southAccount });
+    const moved = await users.tess.post('update', { operation: 'update', name: 'activity', object: { id: own, objectid: ids.northAccount } });
+    expect(moved.status).toBe(400);
+    expect((await feedOf(admin, ids.northAccount)).records.map((r) => r.body)).not.toContain('planted');
+  });
+
   it('the stream sends the comment to readers of the record only', async () => {
     const token = async (api: Api) => ((await (await api.get('ssetoken')).json()) as { token: string }).token;
     const tina = await openStream(h.url, await token(users.tina));
