@@ -1,5 +1,6 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { pwa } from './vite-pwa.ts';
 import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,7 +54,7 @@ export default defineConfig(({ command }) => {
   // (vitest sets NODE_ENV=test, which would otherwise bundle React's development build).
   if (command === 'build') process.env.NODE_ENV = 'production';
   return {
-    plugins: [react(), precompress()],
+    plugins: [react(), pwa(), precompress()],
     resolve: {
       alias: [
         { find: /^@tessera\/core\/internal$/, replacement: coreInternal },

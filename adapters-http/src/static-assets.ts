@@ -53,8 +53,15 @@ export const acceptedCodings = (header: string | undefined): Coding[] => {
 /** Vite names its output `name-HASH.ext` under assets/; only those are safe to keep forever. */
 const isHashed = (urlPath: string): boolean => /^\/assets\/(?:[^/]+\/)*[^/]+-[A-Za-z0-9_-]{8,}\.[A-Za-z0-9]+$/.test(urlPath);
 
+/**
+ * Unhashed files the installable app must see fresh (issue 21): the service worker (the browser
+ * compares its bytes to find a new version) and the manifest are revalidated like the page.
+ */
+const REVALIDATED = new Set(['/sw.js', '/manifest.webmanifest']);
+
 const cachePolicy = (urlPath: string, file: string): string => {
   if (isHashed(urlPath)) return IMMUTABLE;
+  if (REVALIDATED.has(urlPath)) return REVALIDATE;
   return extname(file) === '.html' ? REVALIDATE : SHORT;
 };
 

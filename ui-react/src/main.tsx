@@ -14,6 +14,8 @@ import { NotFoundPage, RenderErrorBoundary, RouteErrorPage } from './shell/error
 import { ListRoute } from './list/list-screen.js';
 import { DialogHost, ToastHost } from './ui/dialogs.js';
 import { QuickCreateContext, type QuickCreateProps } from './form/quick-create.js';
+import { registerServiceWorker } from './pwa/register.js';
+import { pinHost } from './pwa/desktop-mode.js';
 
 /** Screens loaded when first opened, so a list opens without parsing the sign-in pages or the form. */
 const later = <K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) => {
@@ -86,6 +88,9 @@ const router = createBrowserRouter([
 ]);
 
 installErrorReporting(apiClient);
+// Issue 21: the installable app starts with no network (production builds only); the desktop build's fixed host.
+registerServiceWorker();
+pinHost(apiClient);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

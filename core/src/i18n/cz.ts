@@ -964,4 +964,7 @@ export const cz: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   CloudCalendars: 'Cloudové kalendáře',
   CloudCalendarsHide: 'Skrýt cloudové kalendáře',
   CloudEventReadOnly: 'Událost z Outlooku (jen pro čtení)',
+  // The installable app (issue 21): a new version is ready while the app runs
+  PwaUpdateReady: 'Nová verze Tessery je připravena. Znovu načíst a použít ji nyní?',
+  PwaLater: 'Později',
 };

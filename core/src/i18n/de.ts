@@ -923,4 +923,7 @@ export const de: Record<MessageKey, Message<OneOtherPluralCategory>> = {
   CloudCalendars: 'Cloud-Kalender',
   CloudCalendarsHide: 'Cloud-Kalender ausblenden',
   CloudEventReadOnly: 'Outlook-Termin (schreibgeschützt)',
+  // The installable app (issue 21): a new version is ready while the app runs
+  PwaUpdateReady: 'Eine neue Version von Tessera ist bereit. Jetzt neu laden, um sie zu verwenden?',
+  PwaLater: 'Später',
 };

@@ -931,6 +931,9 @@ export const en = {
   CloudCalendars: 'Cloud calendars',
   CloudCalendarsHide: 'Hide cloud calendars',
   CloudEventReadOnly: 'Outlook event (read-only)',
+  // The installable app (issue 21): a new version is ready while the app runs
+  PwaUpdateReady: 'A new version of Tessera is ready. Reload now to use it?',
+  PwaLater: 'Later',
 } as const satisfies Record<string, Message<OneOtherPluralCategory>>;
 
 export type MessageKey = keyof typeof en;

@@ -969,4 +969,7 @@ export const sk: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   CloudCalendars: 'Cloudové kalendáre',
   CloudCalendarsHide: 'Skryť cloudové kalendáre',
   CloudEventReadOnly: 'Udalosť z Outlooku (len na čítanie)',
+  // The installable app (issue 21): a new version is ready while the app runs
+  PwaUpdateReady: 'Nová verzia Tessery je pripravená. Znovu načítať a použiť ju teraz?',
+  PwaLater: 'Neskôr',
 };
