@@ -6,6 +6,7 @@ export * from './sqlite/org-database.js';
 export * from './schema/ddl-dialect.js';
 export * from './schema/sqlite-ddl.js';
 export * from './schema/mssql-ddl.js';
+export * from './schema/postgres-ddl.js';
 export * from './schema/sqlite-schema-reader.js';
 export * from './schema/kysely-schema-store.js';
 export * from './schema/organization-database.js';

@@ -4,19 +4,22 @@ import {
   MssqlDialect,
   MssqlIntrospector,
   MssqlQueryCompiler,
+  PostgresDialect,
   SqliteDialect,
   type DatabaseConnection,
   type Driver,
 } from 'kysely';
+import pg from 'pg';
 import * as tarn from 'tarn';
 import * as tedious from 'tedious';
 import type { SqliteDatabase } from '../sqlite/open-sqlite.js';
 
 /**
- * The two SQL dialects of the record store, chosen by configuration: the embedded SQLite default
- * (Kysely's SqliteDialect over better-sqlite3) and SQL Server (its MssqlDialect over tedious and tarn).
+ * The SQL dialects of the record store, chosen by configuration: the embedded SQLite default
+ * (Kysely's SqliteDialect over better-sqlite3), SQL Server (its MssqlDialect over tedious and tarn)
+ * and PostgreSQL (its PostgresDialect over `pg`, docs/postgres.md).
  */
-export type SqlDialectKind = 'sqlite' | 'mssql';
+export type SqlDialectKind = 'sqlite' | 'mssql' | 'postgres';
 
 /** A dialect and the Kysely that builds (and, for SQL Server, runs) its queries. */
 export type SqlDialect = { readonly kind: SqlDialectKind; readonly db: Kysely<any> };
@@ -64,6 +67,26 @@ export const mssqlDialect = (c: MssqlConnection): SqlDialect => ({
     }),
   }),
 });
+
+/** The connection settings of a PostgreSQL server (docs/postgres.md). */
+export type PostgresConnection = {
+  /** a libpq style URL: postgres://user:password@host:port/database */
+  connectionString: string;
+  /** connections kept by the pool; default 10 */
+  poolMax?: number;
+};
+
+// bigint (COUNT(*), the versionnumber) and numeric (Money, Decimal) arrive as text by default:
+// the record store reads them through Number() already (sql-values.ts), so the parsers stay as they are.
+
+/**
+ * A PostgreSQL dialect. Every connection works in UTC (timestamptz answers and DateOnly values as
+ * UTC midnight, as the ISO text of SQLite), whatever the server's default time zone.
+ */
+export const postgresDialect = (c: PostgresConnection): SqlDialect & { readonly pool: pg.Pool } => {
+  const pool = new pg.Pool({ connectionString: c.connectionString, max: c.poolMax ?? 10, options: '-c TimeZone=UTC' });
+  return { kind: 'postgres', pool, db: new Kysely<any>({ dialect: new PostgresDialect({ pool }) }) };
+};
 
 /** The driver of a compile-only dialect: it refuses every connection. */
 class RefusingDriver implements Driver {

@@ -89,13 +89,28 @@ export const dialectPattern = (kind: SqlDialectKind, tokens: LikeToken[]): strin
     )
     .join('');
 
-/** The LIKE of a pattern: SQLite names its escape character, SQL Server needs none. */
+const foldAscii = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+/**
+ * The LIKE of a pattern: SQLite names its escape character, SQL Server needs none. PostgreSQL's LIKE
+ * keeps case: the lowered column is matched against the ASCII-folded pattern, which under the C
+ * collation (postgres-ddl.ts) folds exactly what SQLite's LIKE folds, and an index on lower(column)
+ * serves it (a B-tree for a prefix, pg_trgm for 'contains').
+ */
 const likeSql = (kind: SqlDialectKind, col: Expr, pattern: string, negate: boolean): Expr => {
   const op = sql.raw(negate ? 'NOT LIKE' : 'LIKE');
+  if (kind === 'postgres') return sql`lower(${col}) ${op} ${foldAscii(pattern)} ESCAPE ${ESCAPE}`;
   return kind === 'sqlite' ? sql`${col} ${op} ${pattern} ESCAPE ${ESCAPE}` : sql`${col} ${op} ${pattern}`;
 };
 
-const foldAscii = (s: string): string => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+/**
+ * Adds one ORDER BY term. NULL sorts first ascending (and last descending) on SQLite, SQL Server
+ * and the reference evaluator; PostgreSQL sorts it the other way unless told.
+ */
+export const orderTerm = (kind: SqlDialectKind, q: Select, e: Expr, desc: boolean): Select =>
+  kind === 'postgres'
+    ? q.orderBy(sql`${e} ${sql.raw(desc ? 'DESC NULLS LAST' : 'ASC NULLS FIRST')}` as RawBuilder<any>)
+    : q.orderBy(e as RawBuilder<any>, desc ? 'desc' : 'asc');
 
 /** The range [low, high) of case-folded text that starts with `prefix`; null when it has no upper end. */
 export const prefixRange = (prefix: string): { low: string; high: string } | null => {
@@ -290,6 +305,12 @@ class Builder {
         }
       }
     }
+    if (this.d.kind === 'postgres') {
+      // Grouped in UTC, as SQLite's ISO text is; IYYY and IW are the ISO year and week.
+      const u = sql`(${col} AT TIME ZONE 'UTC')`;
+      const format = { year: 'YYYY', quarter: 'YYYY-"Q"Q', month: 'YYYY-MM', day: 'YYYY-MM-DD', week: 'IYYY-"W"IW' }[g];
+      return sql`to_char(${u}, ${sql.lit(format)})`;
+    }
     // SQL Server: grouped in UTC, as SQLite's ISO text is.
     const u = sql`CAST(SWITCHOFFSET(${col}, '+00:00') AS datetime2)`;
     switch (g) {
@@ -392,7 +413,7 @@ export const compileFetch = (
     // Labels are joined once the columns and orders that need them are known.
     let q = b.base(true).select(selects.map((s, i) => s.as(names[i])));
     if (distinct) q = q.distinct();
-    const ordered = (x: Select): Select => orderBy.reduce((acc, o) => acc.orderBy(o.e as RawBuilder<any>, o.desc ? 'desc' : 'asc'), x);
+    const ordered = (x: Select): Select => orderBy.reduce((acc, o) => orderTerm(d.kind, acc, o.e, o.desc), x);
     // Without links, and sorted by the root's own columns, the page is found on the root table
     // alone and only its rows are joined to labels (a deferred join). With a label sort or links
     // every row needs the joins to be placed, as before.
@@ -447,7 +468,7 @@ export const compileFetch = (
   const orderNames: Array<{ name: string; desc: boolean }> = [];
   for (const o of plan.orders) if (o.kind === 'output') for (const n of outputOrder.get(o.key) ?? []) orderNames.push({ name: n.name, desc: o.descending });
   for (const c of columns) if (c.kind === 'group') for (const n of outputOrder.get(c.key) ?? []) orderNames.push({ name: n.name, desc: false });
-  for (const o of orderNames) data = data.orderBy(sql.ref(o.name) as RawBuilder<any>, o.desc ? 'desc' : 'asc');
+  for (const o of orderNames) data = orderTerm(d.kind, data, sql.ref(o.name), o.desc);
   if (orderNames.length === 0 && d.kind === 'mssql') data = data.orderBy(sql`(SELECT NULL)` as RawBuilder<any>);
   data = b.page(data, fetched);
   const count = plan.count ? cappedCount(d, d.db.selectFrom(q.as('q')).select(sql`1`.as('x')), countCap) : null;

@@ -133,22 +133,35 @@ export class SqliteRunner implements SqlRunner {
   }
 }
 
-export class MssqlRunner implements SqlRunner {
-  constructor(readonly dialect: SqlDialect) {}
+/**
+ * A runner of the server databases through Kysely (SQL Server, PostgreSQL): asynchronous, each
+ * transaction on one pooled connection, commands compiled for the dialect as they come.
+ */
+export class KyselyRunner implements SqlRunner {
+  constructor(
+    readonly dialect: SqlDialect,
+    /** compiles each command for another dialect too (the SQL Server check of the tests) */
+    private readonly shadow?: ShadowCompiler,
+  ) {}
+
+  private compile(c: SqlCommand, d: SqlDialect): CompiledQuery {
+    if (this.shadow) this.shadow.sink(c.build(this.shadow.dialect).compile());
+    return c.build(d).compile();
+  }
 
   async read(commands: SqlCommand[]): Promise<Row[][]> {
     const out: Row[][] = [];
-    for (const c of commands) out.push((await this.dialect.db.executeQuery(c.build(this.dialect).compile())).rows as Row[]);
+    for (const c of commands) out.push((await this.dialect.db.executeQuery(this.compile(c, this.dialect))).rows as Row[]);
     return out;
   }
 
   async transact<T>(work: SqlWork<T>, commit: (result: T) => boolean): Promise<T> {
     try {
       return await this.dialect.db.transaction().execute(async (trx) => {
-        const d: SqlDialect = { kind: 'mssql', db: trx };
+        const d: SqlDialect = { kind: this.dialect.kind, db: trx };
         let next = work.next();
         while (!next.done) {
-          const r = await trx.executeQuery(next.value.build(d).compile());
+          const r = await trx.executeQuery(this.compile(next.value, d));
           next = work.next({ rows: r.rows as Row[], changes: Number(r.numAffectedRows ?? 0n) });
         }
         if (!commit(next.value)) throw new Rollback(next.value);
@@ -160,3 +173,9 @@ export class MssqlRunner implements SqlRunner {
     }
   }
 }
+
+/** SQL Server through tedious and tarn. */
+export class MssqlRunner extends KyselyRunner {}
+
+/** PostgreSQL through `pg` (issue 25): a transaction holds one client of the pool to its end. */
+export class PostgresRunner extends KyselyRunner {}

@@ -149,7 +149,7 @@ export const sqlStepCommand = (step: StoreStep): StepCommand => {
       const id = step.record[pk] as string;
       const build = (d: SqlDialect) => {
         const values = assignments(d.kind, e, step.record, true);
-        if (d.kind === 'sqlite') return d.db.insertInto(e.logicalName).values(values).onConflict((oc) => oc.doNothing());
+        if (d.kind !== 'mssql') return d.db.insertInto(e.logicalName).values(values).onConflict((oc) => oc.doNothing());
         const columns = Object.keys(values);
         return d.db
           .insertInto(e.logicalName)
@@ -172,7 +172,7 @@ export const sqlStepCommand = (step: StoreStep): StepCommand => {
       const params = [...written.params, step.id, ...(vf && step.version !== undefined ? [step.version] : []), ...where.params];
       const build = (d: SqlDialect) => {
         let q = d.db.updateTable(e.logicalName).set(assignments(d.kind, e, step.changes, false));
-        if (vf && d.kind === 'sqlite') q = q.set({ [vf]: sql`${sql.ref(vf)} + 1` });
+        if (vf && d.kind !== 'mssql') q = q.set({ [vf]: sql`${sql.ref(vf)} + 1` });
         q = q.where(sql.ref(primaryKeyOf(e)) as any, '=', step.id);
         if (vf && step.version !== undefined) q = q.where(versionCheck(d.kind, vf, step.version) as any);
         for (const c of where.conditions(d.kind)) q = q.where(c as any);
@@ -214,7 +214,8 @@ export const sqlStepCommand = (step: StoreStep): StepCommand => {
       const build = (d: SqlDialect) => {
         let q = d.db.selectFrom(e.logicalName).select(selectColumns(d.kind, e) as any);
         for (const c of where.conditions(d.kind)) q = q.where(c as any);
-        q = q.orderBy(sql.ref(order) as any, 'asc');
+        // NULL first, as on SQLite and SQL Server (PostgreSQL puts it last unless told)
+        q = d.kind === 'postgres' ? q.orderBy(sql`${sql.ref(order)} ASC NULLS FIRST` as any) : q.orderBy(sql.ref(order) as any, 'asc');
         if (limit !== undefined) q = d.kind === 'mssql' ? q.top(limit) : q.limit(limit);
         return q;
       };
@@ -233,8 +234,10 @@ export const sqlStepCommand = (step: StoreStep): StepCommand => {
       if (round !== undefined && !(Number.isInteger(round) && round >= 0 && round <= 10)) throw new Error(`increment: round ${round} is not 0 to 10`);
       const build = (d: SqlDialect) => {
         const sum = sql`COALESCE(${sql.ref(field)}, 0) + ${step.by}`;
-        let q = d.db.updateTable(e.logicalName).set({ [field]: round === undefined ? sum : sql`ROUND(${sum}, ${sql.lit(round)})` });
-        if (vf && d.kind === 'sqlite') q = q.set({ [vf]: sql`${sql.ref(vf)} + 1` });
+        // PostgreSQL rounds numeric only (not double precision): the sum is cast for ROUND.
+        const rounded = d.kind === 'postgres' ? sql`ROUND(CAST(${sum} AS numeric), ${sql.lit(round)})` : sql`ROUND(${sum}, ${sql.lit(round)})`;
+        let q = d.db.updateTable(e.logicalName).set({ [field]: round === undefined ? sum : rounded });
+        if (vf && d.kind !== 'mssql') q = q.set({ [vf]: sql`${sql.ref(vf)} + 1` });
         q = q.where(sql.ref(primaryKeyOf(e)) as any, '=', step.id);
         return d.kind === 'mssql' ? q.output(sql.ref(`inserted.${field}`).as('value') as any) : q.returning(sql.ref(field).as('value') as any);
       };
@@ -248,7 +251,7 @@ export const sqlStepCommand = (step: StoreStep): StepCommand => {
       const where = whereOf(e, step.where);
       const build = (d: SqlDialect) => {
         let q = d.db.updateTable(e.logicalName).set({ [field]: sql`COALESCE(${sql.ref(field)}, 0) + ${step.by}` });
-        if (vf && d.kind === 'sqlite') q = q.set({ [vf]: sql`${sql.ref(vf)} + 1` });
+        if (vf && d.kind !== 'mssql') q = q.set({ [vf]: sql`${sql.ref(vf)} + 1` });
         for (const c of where.conditions(d.kind)) q = q.where(c as any);
         return q;
       };

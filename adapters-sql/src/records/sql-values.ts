@@ -19,8 +19,8 @@ import type { SqlDialectKind } from '../dialects/sql-dialect.js';
  */
 export type Row = Record<string, unknown>;
 
-/** A compared value as an SQL parameter. */
-export const param = (kind: SqlDialectKind, v: Scalar): unknown => (typeof v === 'boolean' ? (v ? 1 : 0) : v);
+/** A compared value as an SQL parameter: PostgreSQL has a boolean type, the others a 0/1 bit. */
+export const param = (kind: SqlDialectKind, v: Scalar): unknown => (typeof v === 'boolean' && kind !== 'postgres' ? (v ? 1 : 0) : v);
 
 /** The column values of one stored field. */
 export const columnsOf = (kind: SqlDialectKind, p: Property, v: StoredValue | undefined): Array<[string, unknown]> => {
@@ -32,7 +32,7 @@ export const columnsOf = (kind: SqlDialectKind, p: Property, v: StoredValue | un
     ];
   }
   if (v === undefined || v === null) return [[p.logicalName, null]];
-  if (typeof v === 'boolean') return [[p.logicalName, v ? 1 : 0]];
+  if (typeof v === 'boolean') return [[p.logicalName, kind === 'postgres' ? v : v ? 1 : 0]];
   if (FIELD_TYPES[p.type].stored === 'base64' && typeof v === 'string') return [[p.logicalName, Buffer.from(v, 'base64')]];
   return [[p.logicalName, v]];
 };

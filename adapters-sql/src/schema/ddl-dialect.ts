@@ -2,7 +2,7 @@ import { left, right, type Either } from 'fp-ts/lib/Either.js';
 import { schemasAlong, type Column, type CompiledStep, type MigrationPlan, type MigrationStep, type Schema, type Table } from '@tessera/core/internal';
 
 /** The SQL dialects the schema generator writes. */
-export type DdlDialectName = 'sqlite' | 'mssql';
+export type DdlDialectName = 'sqlite' | 'mssql' | 'postgres';
 
 /**
  * What one SQL dialect knows about DDL. Every statement is built from validated identifiers,

@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { CompiledQuery } from 'kysely';
+import pg from 'pg';
+import { afterAll } from 'vitest';
 import {
   auditEntity,
   InMemoryChangeFeed,
@@ -23,6 +25,9 @@ import {
   KyselySchemaStore,
   mssqlCompiler,
   openSqlite,
+  postgresDdl,
+  postgresDialect,
+  PostgresRunner,
   sqliteDdl,
   sqliteKysely,
   SqliteRunner,
@@ -30,6 +35,7 @@ import {
   WorkerSqliteRunner,
   type SqlRunner,
 } from '@tessera/adapters-sql';
+import { postgresMissing, startPostgres, type PostgresServer } from '../fixtures/postgres-server.js';
 
 /** The metadata of the record-store contract: accounts with contacts, owners and teams. */
 const declared: Entity[] = [
@@ -148,6 +154,67 @@ const sqliteStore = async (path: string, cleanup: () => void, onWorkers = false,
   };
 };
 
+/**
+ * PostgreSQL for real (issue 25): one server per test file, started on first use and stopped after
+ * the file. Each store gets its own database, copied from a template migrated once (a copy costs
+ * less than a migration), and dropped when the store closes.
+ */
+type PostgresHost = { server: PostgresServer; admin: pg.Client };
+let postgres: Promise<PostgresHost> | undefined;
+let databases = 0;
+const TEMPLATE = 'tessera_contract_template';
+
+const postgresHost = (): Promise<PostgresHost> =>
+  (postgres ??= (async () => {
+    const server = await startPostgres();
+    const admin = new pg.Client({ connectionString: server.url('postgres') });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${TEMPLATE} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`);
+    const dialect = postgresDialect({ connectionString: server.url(TEMPLATE), poolMax: 1 });
+    try {
+      const applied = await migrateSchema(new KyselySchemaStore(dialect.db, postgresDdl, steppingClock()), ENTITIES);
+      if (applied._tag === 'Left') throw new Error(JSON.stringify(applied.left));
+    } finally {
+      await dialect.db.destroy();
+    }
+    return { server, admin };
+  })());
+
+afterAll(async () => {
+  if (!postgres) return;
+  const { server, admin } = await postgres;
+  postgres = undefined;
+  await admin.end();
+  server.stop();
+});
+
+const postgresStore = async (rules?: readonly WriteRule[]): Promise<StoreUnderTest> => {
+  const { server, admin } = await postgresHost();
+  const name = `org_${++databases}`;
+  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE}`);
+  const dialect = postgresDialect({ connectionString: server.url(name), poolMax: 4 });
+  const feed = new InMemoryChangeFeed();
+  const mssql: CompiledQuery[] = [];
+  const shadow = { dialect: mssqlCompiler(), sink: (q: CompiledQuery) => mssql.push(q) };
+  return {
+    store: new KyselyRecordStore(new PostgresRunner(dialect, shadow), lookup, steppingClock(), sequentialIds(), feed, undefined, rules),
+    feed,
+    mssql,
+    close: () => {
+      void dialect.db
+        .destroy()
+        .then(() => admin.query(`DROP DATABASE ${name}`))
+        .catch(() => {});
+    },
+  };
+};
+
+const POSTGRES_MISSING = postgresMissing();
+if (POSTGRES_MISSING) console.warn(POSTGRES_MISSING);
+
+/** The store on PostgreSQL, when the server binaries are installed (else the suites skip it, saying why). */
+export const POSTGRES_STORE: StoreFactory | null = POSTGRES_MISSING ? null : { name: 'KyselyRecordStore on PostgreSQL', make: postgresStore };
+
 /** Every implementation of the RecordStore port the contract runs against. */
 export const STORES: StoreFactory[] = [
   {
@@ -173,4 +240,5 @@ export const STORES: StoreFactory[] = [
       return sqliteStore(join(dir, 'org.sqlite'), () => rmSync(dir, { recursive: true, force: true }), true, rules);
     },
   },
+  ...(POSTGRES_STORE ? [POSTGRES_STORE] : []),
 ];

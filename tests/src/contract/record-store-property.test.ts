@@ -13,7 +13,7 @@ import {
   type Operator,
   type Order,
 } from '@tessera/core/internal';
-import { STORES, userCaller, userId } from './record-store-fixture.js';
+import { POSTGRES_STORE, STORES, userCaller, userId } from './record-store-fixture.js';
 
 /**
  * The reference evaluator (core/src/query/evaluate-query.ts, behind InMemoryRecordStore) defines
@@ -203,7 +203,10 @@ const normalized = (records: readonly EntityRecord[] | readonly Record<string, u
 
 const [memory, sqlite] = [STORES[0], STORES[1]];
 
-describe('SQLite answers exactly what the reference evaluator answers', () => {
+/** SQLite always; PostgreSQL too where its server binaries are installed (issue 25). */
+const ENGINES = [sqlite, ...(POSTGRES_STORE ? [POSTGRES_STORE] : [])];
+
+describe.each(ENGINES)('$name answers exactly what the reference evaluator answers', (engine) => {
   it.each([
     ['plain queries with nested filters, links, orders and paging', plainQueryArb],
     ['distinct queries', distinctQueryArb],
@@ -217,7 +220,7 @@ describe('SQLite answers exactly what the reference evaluator answers', () => {
         queryArb,
         callerArb,
         async (contacts, accounts, query, caller) => {
-          const stores = [await memory.make(), await sqlite.make()];
+          const stores = [await memory.make(), await engine.make()];
           try {
             const sys = systemCaller();
             for (const s of stores) {
