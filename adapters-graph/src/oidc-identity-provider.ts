@@ -212,6 +212,8 @@ export class OidcIdentityProvider implements IdentityProvider {
         // Microsoft marks addresses of verified domains with xms_edov instead of email_verified.
         emailVerified: c.trustEmail === true || truthy(claims.email_verified) || truthy(claims.xms_edov),
         name: typeof claims.name === 'string' ? claims.name : given || appleUserName(params.user),
+        // Kept by the server for on-behalf-of calls (Microsoft Graph); never sent to the browser.
+        ...(tokens.access_token ? { accessToken: { token: tokens.access_token, expiresIn: tokens.expiresIn() ?? 3600 } } : {}),
       });
     } catch (e) {
       return left({ kind: 'REFUSED', message: describe(e) });

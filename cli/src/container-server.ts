@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { ContainerModule, type Container } from 'inversify';
 import type { Express } from 'express';
-import { ProviderSignInService, token, Tokens } from '@tessera/core/internal';
+import { InMemoryProviderTokens, ProviderSignInService, token, Tokens } from '@tessera/core/internal';
 import { createApp, ProviderFlowSeal, randomSecret, type GraphRouteDeps, type ProviderRouteDeps } from '@tessera/adapters-http';
 import {
   ClientCredentialsGraphTokenSource,
@@ -54,6 +54,8 @@ const outboundServicesModule = (env: Record<string, string | undefined>) =>
     provide(bind, Tokens.GraphTokenSource, [Tokens.Clock], (clock) => new ClientCredentialsGraphTokenSource(graphTokenConfigFromEnv(env), clock));
     constant(bind, Tokens.DirectionsService, new GoogleDirectionsService(directionsConfigFromEnv(env)));
     constant(bind, Tokens.Geocoder, new NominatimGeocoder(nominatimConfigFromEnv(env)));
+    // Providers' access tokens from sign-in, for Graph's on-behalf-of (issue 18); this process's memory.
+    constant(bind, Tokens.ProviderTokens, new InMemoryProviderTokens());
   });
 
 /** The Express application of the /api contract, every router wired from HttpDeps. */
@@ -66,8 +68,8 @@ const httpAppModule = (options: ServerOptions, env: Record<string, string | unde
     provide(
       bind,
       ServerTokens.ProviderRoutes,
-      [Tokens.IdentityProvider, Tokens.OrganizationDirectory, Tokens.SessionStore, CliTokens.Organizations, CliTokens.Puzzles, Tokens.Clock, CliTokens.Logger],
-      (identity, directory, sessions, organizations, puzzles, clock, logger) => ({
+      [Tokens.IdentityProvider, Tokens.OrganizationDirectory, Tokens.SessionStore, CliTokens.Organizations, CliTokens.Puzzles, Tokens.Clock, CliTokens.Logger, Tokens.ProviderTokens],
+      (identity, directory, sessions, organizations, puzzles, clock, logger, providerTokens) => ({
         identity,
         providerSignIn: new ProviderSignInService({ directory, sessions, organizations, clock, randomSecret, config: { sessionIdleMs: options.sessionIdleMs } }),
         directory,
@@ -78,6 +80,7 @@ const httpAppModule = (options: ServerOptions, env: Record<string, string | unde
         logger,
         publicUrl: env.TESSERA_PUBLIC_URL?.trim() || undefined,
         allowedOrigins: (env.TESSERA_AUTH_ALLOWED_ORIGINS ?? '').split(',').map((o) => o.trim()).filter((o) => o !== ''),
+        providerTokens,
       }),
     );
     provide(
@@ -122,7 +125,8 @@ const httpAppModule = (options: ServerOptions, env: Record<string, string | unde
           // Files of File and Image fields: the data folder's files/, or Azure blobs (issue 18; TESSERA_BLOB_*).
           blobs: blobRouteDepsFromEnv(env, options.dataDir, clock, logger),
           // The CloudFiles panel's drive and the cloud calendars on Microsoft Graph (issue 18; TESSERA_GRAPH_*).
-          drive: graphDriveRouteDeps(env, { clock, appTokens: graph.tokens, logger }),
+          // On-behalf-of exchanges the user's Microsoft sign-in token (provider `azure`) for their Graph token.
+          drive: graphDriveRouteDeps(env, { clock, appTokens: graph.tokens, logger, assertions: (u) => providers.providerTokens?.get(u.key, 'azure', clock.now().getTime()) ?? null }),
           config: {
             puzzleDifficultyBits: options.attemptLimits?.puzzleDifficultyBits,
             buildDate: options.buildDate ?? new Date().toISOString(),

@@ -17,6 +17,7 @@ import {
   type DriveGateway,
   type DriveTarget,
   type GraphFailure,
+  graphUserKey,
   type GraphUser,
 } from '@tessera/core/internal';
 import { sendDomainError, sendText } from '../http-errors.js';
@@ -47,7 +48,7 @@ const sendGraphFailure = (res: Response, f: GraphFailure, logger?: Logger): void
 const graphUserOf = async (s: Signed): Promise<GraphUser> => {
   const user = await s.tenant.store.retrieveById(systemCaller(), SYSTEM_USER_ENTITY, s.caller.userId);
   const email = isLeft(user) ? '' : String(user.right.emailaddress ?? '');
-  return { key: `${s.tenant.name}\u0000${s.caller.userId}`, email };
+  return { key: graphUserKey(s.tenant.name, s.caller.userId), email };
 };
 
 const folderOf = (s: Signed, target: DriveTarget, operation: 'read' | 'update'): Promise<Either<DomainError, DriveFolder>> =>

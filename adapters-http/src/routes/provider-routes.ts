@@ -7,12 +7,14 @@ import {
   isProviderName,
   normalizeOrganizationName,
   checkSignUpPuzzle,
+  graphUserKey,
   type Clock,
   type IdentityProvider,
   type OrganizationDirectory,
   type ProviderFailure,
   type ProviderName,
   type ProviderSignInService,
+  type ProviderTokens,
   type SessionStore,
 } from '@tessera/core/internal';
 import type { PuzzleSeal } from '../auth/puzzle-seal.js';
@@ -34,6 +36,8 @@ export type ProviderRouteDeps = {
   publicUrl?: string;
   /** Origins besides this server's own that a sign-in may return to (TESSERA_AUTH_ALLOWED_ORIGINS). */
   allowedOrigins?: readonly string[];
+  /** Where a provider's access token is kept for on-behalf-of calls (Microsoft Graph; issue 18). */
+  providerTokens?: ProviderTokens;
 };
 
 const sha256Hex = (text: string): string => createHash('sha256').update(text).digest('hex');
@@ -143,6 +147,8 @@ export const providerRoutes = (deps: ProviderRouteDeps): Router => {
         ? await deps.providerSignIn.signUp(flow.org, identity.right, clientOf(req))
         : await deps.providerSignIn.signIn(flow.org, identity.right, clientOf(req));
     if (isLeft(signedIn)) return refuse(res, signedIn.left.status, `${signedIn.left.reason}: ${signedIn.left.message}`);
+    const access = identity.right.accessToken;
+    if (access) deps.providerTokens?.keep(graphUserKey(signedIn.right.session.orgName, signedIn.right.session.userId), provider, access.token, deps.clock.now().getTime() + 1000 * access.expiresIn);
     // The token travels in the fragment: browsers never send it to a server or put it in a Referer.
     res.setHeader('Cache-Control', 'no-store');
     res.redirect(303, `${flow.origin}${flow.redirectUrl}#token=${encodeURIComponent(signedIn.right.token)}&org=${encodeURIComponent(signedIn.right.session.orgName)}`);

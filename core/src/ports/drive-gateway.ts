@@ -8,6 +8,9 @@ import type { Either } from 'fp-ts/lib/Either.js';
 /** Who asks: the drive and calendar are read with this user's rights (the on-behalf-of token), or as this user's mailbox (`/users/{email}`). */
 export type GraphUser = { key: string; email: string };
 
+/** A GraphUser's key: the organization and the user (also the key of their kept provider tokens). */
+export const graphUserKey = (organization: string, userId: string): string => `${organization}\u0000${userId}`;
+
 /**
  * NOT_CONFIGURED: no Graph on this server; NOT_FOUND: the folder or item does not exist (Graph 404);
  * CONFLICT: a name is taken (Graph 409); UPSTREAM: Graph or the token service failed, the message

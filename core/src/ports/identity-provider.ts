@@ -26,6 +26,11 @@ export type ProviderIdentity = {
   /** The provider says it checked that the person owns the address. */
   emailVerified: boolean;
   name: string | null;
+  /**
+   * The access token the provider issued to Tessera with the sign-in, and its lifetime in seconds:
+   * kept by the server only (ProviderTokens); Microsoft's is the on-behalf-of assertion.
+   */
+  accessToken?: { token: string; expiresIn: number };
 };
 
 /**

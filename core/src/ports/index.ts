@@ -21,3 +21,4 @@ export * from './document-renderer.js';
 export * from './blob-store.js';
 export * from './drive-gateway.js';
 export * from './calendar-gateway.js';
+export * from './provider-tokens.js';

@@ -19,6 +19,7 @@ import type { SessionStore } from './session-store.js';
 import type { AttemptLedger } from './attempt-ledger.js';
 import type { SchemaStore } from './schema-store.js';
 import type { ScriptSandbox } from './script-sandbox.js';
+import type { ProviderTokens } from './provider-tokens.js';
 import type { TenantRegistry } from './tenant-registry.js';
 
 /** A symbol that names a port of type T (the optional brand exists only for the type checker). */
@@ -43,4 +44,5 @@ export const Tokens = {
   IdentityProvider: token<IdentityProvider>('IdentityProvider'),
   GraphTokenSource: token<GraphTokenSource>('GraphTokenSource'),
   ScriptSandbox: token<ScriptSandbox>('ScriptSandbox'),
+  ProviderTokens: token<ProviderTokens>('ProviderTokens'),
 } as const;

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import Provider, { type ClientMetadata, type JWK } from 'oidc-provider';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { solvePuzzle } from '@tessera/core/internal';
+import { graphUserKey, solvePuzzle, Tokens } from '@tessera/core/internal';
 import { safeRedirectPath } from '@tessera/adapters-http';
 import { CliTokens, defaultHostConfig, packsFor, resolve, startServer, type RunningServer } from '@tessera/cli';
 import { Api, isLeft, MemoryMailer, testHasher } from './http-harness.js';
@@ -246,9 +246,15 @@ describe('provider sign-in with a real OpenID provider', () => {
     expect([...browser.cookies(url).keys()].filter((k) => k.startsWith('tessera_auth_'))).toEqual([]);
     const api = new Api(url);
     api.token = tokenOf(done.location);
-    const context = (await (await api.get('getusercontext')).json()) as { orgName: string; user: { emailaddress: string; name: string } };
+    const context = (await (await api.get('getusercontext')).json()) as { orgName: string; user: { id: string; emailaddress: string; name: string } };
     expect(context.orgName).toBe('acme');
     expect(context.user.emailaddress).toBe('alice@acme.test');
+    // Issue 18: the provider's access token stays with the server (Microsoft's is the on-behalf-of
+    // assertion for Graph), keyed by organization and user; the browser never gets it.
+    const kept = resolve(tessera.container, Tokens.ProviderTokens).get(graphUserKey('acme', context.user.id), 'google', Date.now());
+    expect(kept?.length).toBeGreaterThan(20);
+    expect(done.location).not.toContain(kept);
+    expect(JSON.stringify(context)).not.toContain(kept);
     // The session is listed like one of /api/login.
     const sessions = (await (await api.get('cache_debug')).json()) as Array<{ username: string; ip: string }>;
     expect(sessions.some((s) => s.username === 'Alice')).toBe(true);
