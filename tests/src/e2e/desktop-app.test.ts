@@ -63,8 +63,10 @@ describe('the installable app starts with no network (issue 21, the desktop buil
       mkdirSync(SHOTS, { recursive: true });
       await page.screenshot({ path: join(SHOTS, 'offline-login.png') });
       // A route of the app, never visited: the cached index.html answers the navigation.
+      // Not signed in here, so the app goes on to the sign-in page with the way back.
       await page.goto(`${server.url}/!/list/account`);
-      await page.locator('#root *').first().waitFor();
+      await page.getByLabel('Organization').waitFor();
+      expect(new URL(page.url()).pathname).toBe('/login');
       await page.screenshot({ path: join(SHOTS, 'offline-deep-link.png') });
       // And /api is not answered from any cache: the call fails like without a worker.
       const api = await page.evaluate(() => fetch('/api/getusercontext').then((r) => `status ${r.status}`, (e: unknown) => `failed ${String(e)}`));
