@@ -74,17 +74,25 @@ export type PostgresConnection = {
   connectionString: string;
   /** connections kept by the pool; default 10 */
   poolMax?: number;
+  /** the organization's schema (docs/postgres.md): every connection of the pool works in it */
+  schema?: string;
 };
+
+/** An organization's schema name: plain lower-case, so it needs no quoting anywhere. */
+export const isPostgresSchemaName = (name: string): boolean => /^[a-z_][a-z0-9_]{0,62}$/.test(name);
 
 // bigint (COUNT(*), the versionnumber) and numeric (Money, Decimal) arrive as text by default:
 // the record store reads them through Number() already (sql-values.ts), so the parsers stay as they are.
 
 /**
- * A PostgreSQL dialect. Every connection works in UTC (timestamptz answers and DateOnly values as
+ * A PostgreSQL dialect. With `schema`, the pool serves one organization (migrations, tools); without
+ * it, one pool serves every organization and PostgresRunner names the schema per transaction. Every connection works in UTC (timestamptz answers and DateOnly values as
  * UTC midnight, as the ISO text of SQLite), whatever the server's default time zone.
  */
 export const postgresDialect = (c: PostgresConnection): SqlDialect & { readonly pool: pg.Pool } => {
-  const pool = new pg.Pool({ connectionString: c.connectionString, max: c.poolMax ?? 10, options: '-c TimeZone=UTC' });
+  if (c.schema !== undefined && !isPostgresSchemaName(c.schema)) throw new Error(`not a plain schema name: ${c.schema}`);
+  const options = `-c TimeZone=UTC${c.schema === undefined ? '' : ` -c search_path=${c.schema}`}`;
+  const pool = new pg.Pool({ connectionString: c.connectionString, max: c.poolMax ?? 10, options });
   return { kind: 'postgres', pool, db: new Kysely<any>({ dialect: new PostgresDialect({ pool }) }) };
 };
 

@@ -1,6 +1,6 @@
-import type { CompiledQuery } from 'kysely';
+import { sql, type CompiledQuery, type Kysely } from 'kysely';
 import type { Statement } from 'better-sqlite3';
-import { sqliteDialect, type SqlDialect } from '../dialects/sql-dialect.js';
+import { isPostgresSchemaName, sqliteDialect, type SqlDialect } from '../dialects/sql-dialect.js';
 import type { SqliteDatabase } from '../sqlite/open-sqlite.js';
 import type { SqlCommand, SqlResult, SqlWork } from './sql-steps.js';
 import type { Row } from './sql-values.js';
@@ -177,5 +177,65 @@ export class KyselyRunner implements SqlRunner {
 /** SQL Server through tedious and tarn. */
 export class MssqlRunner extends KyselyRunner {}
 
-/** PostgreSQL through `pg` (issue 25): a transaction holds one client of the pool to its end. */
-export class PostgresRunner extends KyselyRunner {}
+/**
+ * PostgreSQL through `pg` (issue 25): a transaction holds one client of the pool to its end. With
+ * `schema` (one schema per organization, docs/postgres.md) one pool serves every organization:
+ * each transaction names its organization's schema with SET LOCAL, which ends with the transaction,
+ * so a pooled connection never carries one organization's search_path into another's work. A read
+ * of a page and its count runs in one REPEATABLE READ snapshot, so both see the same rows.
+ */
+export class PostgresRunner implements SqlRunner {
+  private readonly inner: KyselyRunner;
+
+  constructor(
+    readonly dialect: SqlDialect,
+    private readonly shadow?: ShadowCompiler,
+    private readonly schema?: string,
+  ) {
+    if (schema !== undefined && !isPostgresSchemaName(schema)) throw new Error(`not a plain schema name: ${schema}`);
+    this.inner = new KyselyRunner(dialect, shadow);
+  }
+
+  private async inSchema(db: Kysely<any>): Promise<void> {
+    if (this.schema !== undefined) await sql`SELECT set_config('search_path', ${this.schema}, true)`.execute(db);
+  }
+
+  async read(commands: SqlCommand[]): Promise<Row[][]> {
+    if (this.schema === undefined && commands.length === 1) return this.inner.read(commands);
+    return this.dialect.db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(async (trx) => {
+        await this.inSchema(trx);
+        const d: SqlDialect = { kind: 'postgres', db: trx };
+        const out: Row[][] = [];
+        for (const c of commands) {
+          if (this.shadow) this.shadow.sink(c.build(this.shadow.dialect).compile());
+          out.push((await trx.executeQuery(c.build(d).compile())).rows as Row[]);
+        }
+        return out;
+      });
+  }
+
+  async transact<T>(work: SqlWork<T>, commit: (result: T) => boolean): Promise<T> {
+    if (this.schema === undefined) return this.inner.transact(work, commit);
+    try {
+      return await this.dialect.db.transaction().execute(async (trx) => {
+        await this.inSchema(trx);
+        const d: SqlDialect = { kind: 'postgres', db: trx };
+        let next = work.next();
+        while (!next.done) {
+          const c = next.value;
+          if (this.shadow) this.shadow.sink(c.build(this.shadow.dialect).compile());
+          const r = await trx.executeQuery(c.build(d).compile());
+          next = work.next({ rows: r.rows as Row[], changes: Number(r.numAffectedRows ?? 0n) });
+        }
+        if (!commit(next.value)) throw new Rollback(next.value);
+        return next.value;
+      });
+    } catch (e) {
+      if (e instanceof Rollback) return e.result as T;
+      throw e;
+    }
+  }
+}

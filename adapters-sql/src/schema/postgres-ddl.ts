@@ -41,8 +41,9 @@ const isFullTextName = (name: string): boolean => nameKey(name).startsWith('tess
 const createIndex = (table: string, i: Index): string[] => {
   if (i.fullText)
     return [
-      'CREATE EXTENSION IF NOT EXISTS pg_trgm',
-      `CREATE INDEX ${quote(i.name)} ON ${quote(table)} USING gin (${i.columns.map((c) => `lower(${quote(c)}) gin_trgm_ops`).join(', ')})`,
+      // Once per database, in public: every organization's schema names its operator class there.
+      'CREATE EXTENSION IF NOT EXISTS pg_trgm SCHEMA public',
+      `CREATE INDEX ${quote(i.name)} ON ${quote(table)} USING gin (${i.columns.map((c) => `lower(${quote(c)}) public.gin_trgm_ops`).join(', ')})`,
     ];
   const cols = i.columns.length === 1 && i.columns[0].toLowerCase() === 'name' && !i.unique ? [`lower(${quote(i.columns[0])})`] : i.columns.map(quote);
   return [`CREATE ${i.unique ? 'UNIQUE ' : ''}INDEX ${quote(i.name)} ON ${quote(table)} (${cols.join(', ')})`];

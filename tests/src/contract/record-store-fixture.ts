@@ -156,55 +156,56 @@ const sqliteStore = async (path: string, cleanup: () => void, onWorkers = false,
 
 /**
  * PostgreSQL for real (issue 25): one server per test file, started on first use and stopped after
- * the file. Each store gets its own database, copied from a template migrated once (a copy costs
- * less than a migration), and dropped when the store closes.
+ * the file. Organizations live one schema each in one database (docs/postgres.md), so each store
+ * gets its own schema, migrated there, and the stores share one pool as a host's organizations do:
+ * the runner names the schema in each transaction. The schema is dropped when the store closes.
  */
-type PostgresHost = { server: PostgresServer; admin: pg.Client };
+type PostgresHost = { server: PostgresServer; admin: pg.Client; shared: ReturnType<typeof postgresDialect> };
 let postgres: Promise<PostgresHost> | undefined;
-let databases = 0;
-const TEMPLATE = 'tessera_contract_template';
+let schemas = 0;
+const DATABASE = 'tessera_contract';
 
 const postgresHost = (): Promise<PostgresHost> =>
   (postgres ??= (async () => {
     const server = await startPostgres();
     const admin = new pg.Client({ connectionString: server.url('postgres') });
     await admin.connect();
-    await admin.query(`CREATE DATABASE ${TEMPLATE} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`);
-    const dialect = postgresDialect({ connectionString: server.url(TEMPLATE), poolMax: 1 });
-    try {
-      const applied = await migrateSchema(new KyselySchemaStore(dialect.db, postgresDdl, steppingClock()), ENTITIES);
-      if (applied._tag === 'Left') throw new Error(JSON.stringify(applied.left));
-    } finally {
-      await dialect.db.destroy();
-    }
-    return { server, admin };
+    await admin.query(`CREATE DATABASE ${DATABASE} TEMPLATE template0 ENCODING 'UTF8' LC_COLLATE 'C' LC_CTYPE 'C'`);
+    await admin.end();
+    const owner = new pg.Client({ connectionString: server.url(DATABASE) });
+    await owner.connect();
+    return { server, admin: owner, shared: postgresDialect({ connectionString: server.url(DATABASE), poolMax: 8 }) };
   })());
 
 afterAll(async () => {
   if (!postgres) return;
-  const { server, admin } = await postgres;
+  const { server, admin, shared } = await postgres;
   postgres = undefined;
+  await shared.db.destroy();
   await admin.end();
   server.stop();
 });
 
 const postgresStore = async (rules?: readonly WriteRule[]): Promise<StoreUnderTest> => {
-  const { server, admin } = await postgresHost();
-  const name = `org_${++databases}`;
-  await admin.query(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE}`);
-  const dialect = postgresDialect({ connectionString: server.url(name), poolMax: 4 });
+  const { server, admin, shared } = await postgresHost();
+  const schema = `org_${++schemas}`;
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  const own = postgresDialect({ connectionString: server.url(DATABASE), poolMax: 1, schema });
+  try {
+    const applied = await migrateSchema(new KyselySchemaStore(own.db, postgresDdl, steppingClock()), ENTITIES);
+    if (applied._tag === 'Left') throw new Error(JSON.stringify(applied.left));
+  } finally {
+    await own.db.destroy();
+  }
   const feed = new InMemoryChangeFeed();
   const mssql: CompiledQuery[] = [];
   const shadow = { dialect: mssqlCompiler(), sink: (q: CompiledQuery) => mssql.push(q) };
   return {
-    store: new KyselyRecordStore(new PostgresRunner(dialect, shadow), lookup, steppingClock(), sequentialIds(), feed, undefined, rules),
+    store: new KyselyRecordStore(new PostgresRunner(shared, shadow, schema), lookup, steppingClock(), sequentialIds(), feed, undefined, rules),
     feed,
     mssql,
     close: () => {
-      void dialect.db
-        .destroy()
-        .then(() => admin.query(`DROP DATABASE ${name}`))
-        .catch(() => {});
+      void admin.query(`DROP SCHEMA ${schema} CASCADE`).catch(() => {});
     },
   };
 };
