@@ -106,6 +106,24 @@ describe('file and image fields: the blob is uploaded before the record is saved
     expect(await stored()).toMatchObject({ name: 'Drill 2', image: 'blob1.jpg' });
   });
 
+  it('a required file field with a file chosen passes the required check, and the upload then fills it (spec 001: the blob first)', async () => {
+    const api = new StoreClient([product], fullCaller(ME, ['product']));
+    const form = defaultFormOf(product, []);
+    const required = { ...form, panels: form.panels.map((p) => ({ ...p, fields: p.fields?.map((f) => (f.name === 'datasheet' ? { ...f, required: true } : f)) })) };
+    const id = await api.update('create', 'product', { name: 'Saw' });
+    const model = recordFormModel({ api, entity: product, id, form: required as typeof form, caller: () => api.caller });
+    await model.load();
+    model.setValue('name', 'Saw 2');
+    const blobs = new FakeBlobs();
+    const datasheet = fileFieldModel({ api: blobs, entity: 'product', field: 'datasheet', image: false, maxImageSize: 0, failureText, prepare: fakePrepare, urls });
+    model.participate(datasheet.participant);
+    expect((await model.save())._tag).toBe('RequiredFieldsMissing');
+    await datasheet.choose(new Blob(['%PDF-1.7'], { type: 'application/pdf' }), 'manual.pdf');
+    const saved = await model.save();
+    expect(saved, JSON.stringify(saved)).toMatchObject({ _tag: 'Saved' });
+    expect(blobs.sent).toHaveLength(1);
+  });
+
   it('a file uploaded before another participant vetoed is not uploaded again by the next save', async () => {
     const { model, image, blobs } = await setup();
     let veto = true;

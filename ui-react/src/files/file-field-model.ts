@@ -162,6 +162,8 @@ export const fileFieldModel = ({ api, entity, field, image, maxImageSize, failur
       if (pending.value?.uploaded) take(null);
     },
     dirty: computed(() => pending.value !== null),
+    // A required file field with a file chosen is filled: the upload happens after the required check.
+    fills: computed(() => (pending.value !== null ? [field] : [])),
   };
 
   return {

@@ -89,6 +89,8 @@ export type SaveParticipant = {
   beforeSave?: (record: EntityRecord) => Promise<{ patch?: EntityRecord } | { veto: string }>;
   afterSave?: (id: string, created: boolean) => Promise<void>;
   dirty?: ReadonlySignal<boolean>;
+  /** Fields its beforeSave will fill (a file chosen, uploaded at save): the required check counts them as filled. */
+  fills?: ReadonlySignal<readonly string[]>;
 };
 
 /** The creator, who owns a new record as the server would set it. */
@@ -174,9 +176,10 @@ export const recordFormModel = ({ api, entity, id, form, caller, user, init, scr
   /** Required fields left empty; only fields the form shows count (the server sets or checks the others). */
   const missingRequired = computed((): RequiredFieldsMissing | undefined => {
     const onForm = new Set(formFields.map((f) => f.name));
+    const filledAtSave = participants.value.flatMap((p) => p.fills?.value ?? []);
     const r = checkRequired(
       entity.properties.filter((p) => onForm.has(p.logicalName)),
-      edited.value,
+      filledAtSave.length === 0 ? edited.value : { ...edited.value, ...Object.fromEntries(filledAtSave.map((f) => [f, f])) },
       formFields.map((f) => ({ name: f.name, label: f.label, required: f.required, hidden: f.hidden })),
     );
     return isLeft(r) ? r.left : undefined;
