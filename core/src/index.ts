@@ -114,6 +114,10 @@ export { viewIndexes, withViewIndexes } from './schema/view-indexes.js';
 // Ports and services
 /** The ports an embedding host implements: RecordStore, SchemaStore, SessionStore, OrganizationDirectory, Mailer, Clock, IdGenerator, ... */
 export type { RecordStore, WriteItem, ItemResult, SchemaStore, SessionStore, OrganizationDirectory, Mailer, MailMessage, PasswordHasher, Clock, IdGenerator, ChangeFeed, Change, IdentityProvider, DirectionsService, GraphTokenSource, TenantRegistry, Tenant, ImportFiles, ExportWriter, AttemptLedger } from './ports/index.js';
+/** The ports of files and cloud services (issue 18): blobs of File and Image fields, the cloud drive and calendars, providers' kept tokens; and a tenant's schema for the metadata editor. */
+export type { BlobStore, BlobPutOutcome, StoredBlob, DriveGateway, CalendarGateway, CloudCalendarEvent, GraphUser, GraphFailure, ProviderTokens, ProviderSetting, TenantSchema, CompiledStep } from './ports/index.js';
+/** The keeper of providers' tokens in one process's memory, and the key of a user's Graph calls. */
+export { InMemoryProviderTokens, graphUserKey } from './ports/index.js';
 /** Typed injection tokens of the ports (Token<T>), and the simple implementations: systemClock, InMemoryChangeFeed. */
 export { Tokens, type Token, systemClock, InMemoryChangeFeed } from './ports/index.js';
 /** The wire contract: API (one route table of every call with its request and answer codecs) and the branded Guid codec. */
