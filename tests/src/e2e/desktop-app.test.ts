@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { buildUi, CHROMIUM, launchBrowser, newPage, ROOT, startServer, type Server } from './harness.js';
+import { translate } from '@tessera/core/internal';
+import { startHarness } from '../http/http-harness.js';
 
 /**
  * Issue 21, the desktop build: "the web client as an installable app (a Progressive Web App: web
@@ -80,11 +82,11 @@ describe('the installable app starts with no network (issue 21, the desktop buil
   it("requests the worker leaves alone still reach playwright's routes (other browser tests stub /api calls)", async () => {
     await page.goto(`${server.url}/login?org=demo`);
     await activeWorker(page);
-    await page.route('**/api/ping-stub', (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'stubbed' }));
+    await page.route('**/api/ping-stub**', (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'stubbed' }));
     try {
-      expect(await page.evaluate(() => fetch('/api/ping-stub').then((r) => r.text()))).toBe('stubbed');
+      expect(await page.evaluate(() => fetch('/api/ping-stub?x=1').then((r) => r.text()))).toBe('stubbed');
     } finally {
-      await page.unroute('**/api/ping-stub');
+      await page.unroute('**/api/ping-stub**');
     }
   }, 60_000);
 
@@ -132,6 +134,46 @@ describe('the installable app starts with no network (issue 21, the desktop buil
     } finally {
       await own.close();
       rmSync(profile, { recursive: true, force: true });
+    }
+  }, 60_000);
+});
+
+describe('a new version of the installable app (issue 21: updates cleanly)', () => {
+  it('a new sw.js waits, the user is asked, Reload switches to it and the old cache is deleted (360 px, dark, Slovak)', async () => {
+    // A copy of the build served in-process, so this test can make a "new build" by changing its sw.js.
+    const dist = mkdtempSync(join(tmpdir(), 'tessera-pwa-dist-'));
+    cpSync(join(ROOT, 'ui-react/dist'), dist, { recursive: true });
+    const h = await startHarness({ staticDir: dist });
+    const { context: ctx, page: p } = await newPage(browser, 360, 740);
+    try {
+      await ctx.addInitScript(() => {
+        localStorage.setItem('tessera.colorTheme', '1');
+        localStorage.setItem('tessera.language', 'sk');
+      });
+      await p.goto(`${h.url}/login?org=demo`);
+      const before = await activeWorker(p);
+      const old = before.names[0];
+      // A new build: another version in sw.js (the precompressed twins removed, so the new bytes are sent).
+      const sw = join(dist, 'sw.js');
+      writeFileSync(sw, readFileSync(sw, 'utf8').replaceAll(old.slice('tessera-shell-'.length), 'feedf00d'));
+      rmSync(sw + '.br', { force: true });
+      rmSync(sw + '.gz', { force: true });
+      await p.evaluate(async () => void (await (await navigator.serviceWorker.ready).update()));
+      const dialog = p.getByRole('dialog');
+      await dialog.getByText(translate('sk', 'PwaUpdateReady')).waitFor();
+      mkdirSync(SHOTS, { recursive: true });
+      await p.screenshot({ path: join(SHOTS, 'update-ready-360-dark-sk.png') });
+      // The old version still runs the page until the user agrees.
+      expect(await p.evaluate(() => caches.keys())).toContain(old);
+      const reloaded = p.waitForEvent('load');
+      await dialog.getByRole('button', { name: translate('sk', 'CmdReload') }).click();
+      await reloaded;
+      await p.locator('input').first().waitFor();
+      await expect.poll(() => p.evaluate(() => caches.keys()), { timeout: 10_000 }).toEqual(['tessera-shell-feedf00d']);
+    } finally {
+      await ctx.close();
+      await h.close();
+      rmSync(dist, { recursive: true, force: true });
     }
   }, 60_000);
 });

@@ -1,5 +1,5 @@
 /// <reference lib="webworker" />
-import { cacheName, NAVIGATION_TIMEOUT_MS, routeOf, SHELL_PAGE, SKIP_WAITING, staleCaches } from './sw-plan.js';
+import { cacheName, NAVIGATION_TIMEOUT_MS, routeOf, SERVER_PATTERNS, SHELL_PAGE, SKIP_WAITING, staleCaches } from './sw-plan.js';
 
 /**
  * The service worker of the installable app (issue 21): it keeps the app shell (index.html and
@@ -19,9 +19,23 @@ const PRECACHE: readonly string[] = __TESSERA_PRECACHE__;
 const CACHE = cacheName(__TESSERA_VERSION__);
 const precached = new Set(PRECACHE);
 
+/** The Static Routing API (Chromium 123+): requests matched here never wake the worker. */
+type RouterRule = { condition: Record<string, unknown>; source: 'network' };
+type RoutingInstallEvent = ExtendableEvent & { addRoutes?: (rules: RouterRule | RouterRule[]) => Promise<void> };
+
 self.addEventListener('install', (event) => {
   // `reload`: past the HTTP cache, so a half-updated browser cache never mixes two builds.
   event.waitUntil(caches.open(CACHE).then((cache) => cache.addAll(PRECACHE.map((p) => new Request(p, { cache: 'reload' })))));
+  // Calls to the server go straight to the network where the browser can: no worker start-up on a
+  // call, and the page's own network stack sees them (devtools, test interception). Elsewhere the
+  // fetch handler leaves them alone (routeOf: 'network'), which has the same outcome.
+  const routing = event as RoutingInstallEvent;
+  if (routing.addRoutes)
+    event.waitUntil(
+      routing
+        .addRoutes(SERVER_PATTERNS.map((urlPattern) => ({ condition: { urlPattern }, source: 'network' as const })))
+        .catch((e: unknown) => console.warn('static routes not added', e)),
+    );
 });
 
 self.addEventListener('activate', (event) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { buildVersion, cacheName, isServerPath, precacheList, routeOf, SHELL_CACHE_PREFIX, staleCaches } from './sw-plan.js';
+import { buildVersion, cacheName, isServerPath, precacheList, routeOf, SERVER_PATTERNS, SHELL_CACHE_PREFIX, staleCaches } from './sw-plan.js';
 
 const ORIGIN = 'https://crm.example.com';
 const req = (path: string, over: Partial<{ method: string; mode: string; url: string }> = {}) => ({ method: 'GET', mode: 'cors', url: ORIGIN + path, origin: ORIGIN, ...over });
@@ -62,6 +62,8 @@ describe('the service worker plan (issue 21: caches the app shell and the built 
     const cached = new Set(['/index.html']);
     for (const path of ['/api/fetch', '/api', '/api/getusercontext?x=1', '/auth/google/login/demo'])
       for (const mode of ['cors', 'navigate']) expect(routeOf(req(path, { mode }), cached)).toBe('network');
+    // The browser's static routes (network, never the worker) name the same paths.
+    for (const { pathname } of SERVER_PATTERNS) expect(isServerPath(pathname.replace('*', 'fetch'))).toBe(true);
     expect(isServerPath('/apis')).toBe(false);
     expect(isServerPath('/!/list/api')).toBe(false);
   });

@@ -75,6 +75,12 @@ export type RequestFacts = { method: string; url: string; mode: string; origin: 
 /** Server paths the worker never answers (spec 000 section 7: the calls and the provider redirects). */
 export const isServerPath = (path: string): boolean => /^\/(?:api|auth)(?:\/|$)/.test(path);
 
+/**
+ * The same server paths as URL pattern dictionaries for the browser's static routes: the other
+ * parts (origin, query) are wildcards, so the desktop build's fixed host matches too.
+ */
+export const SERVER_PATTERNS: ReadonlyArray<{ pathname: string }> = ['/api', '/api/*', '/auth', '/auth/*'].map((pathname) => ({ pathname }));
+
 export const routeOf = (req: RequestFacts, precached: ReadonlySet<string>): RequestRoute => {
   if (req.method !== 'GET') return 'network';
   let url: URL;
