@@ -202,19 +202,24 @@ export class PostgresRunner implements SqlRunner {
 
   async read(commands: SqlCommand[]): Promise<Row[][]> {
     if (this.schema === undefined && commands.length === 1) return this.inner.read(commands);
-    return this.dialect.db
-      .transaction()
-      .setIsolationLevel('repeatable read')
-      .execute(async (trx) => {
-        await this.inSchema(trx);
-        const d: SqlDialect = { kind: 'postgres', db: trx };
+    // BEGIN and the schema in one round trip (a simple query of two statements: no parameters).
+    const begin = `BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY${this.schema === undefined ? '' : `; SET LOCAL search_path TO ${this.schema}`}`;
+    return this.dialect.db.connection().execute(async (conn) => {
+      await sql.raw(begin).execute(conn);
+      try {
+        const d: SqlDialect = { kind: 'postgres', db: conn };
         const out: Row[][] = [];
         for (const c of commands) {
           if (this.shadow) this.shadow.sink(c.build(this.shadow.dialect).compile());
-          out.push((await trx.executeQuery(c.build(d).compile())).rows as Row[]);
+          out.push((await conn.executeQuery(c.build(d).compile())).rows as Row[]);
         }
+        await sql.raw('COMMIT').execute(conn);
         return out;
-      });
+      } catch (e) {
+        await sql.raw('ROLLBACK').execute(conn);
+        throw e;
+      }
+    });
   }
 
   async transact<T>(work: SqlWork<T>, commit: (result: T) => boolean): Promise<T> {
