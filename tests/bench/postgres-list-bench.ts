@@ -155,6 +155,21 @@ try {
       c.release();
     }
   }
+  {
+    const snap = async () => {
+      const client = await shared.pool.connect();
+      try {
+        await client.query(`BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY; SET LOCAL search_path TO ${schema}`);
+        await client.query(pageSql, [target, 'abc%']);
+        await client.query(countSql, [target, 'abc%']);
+        await client.query('COMMIT');
+      } finally {
+        client.release();
+      }
+    };
+    const [snapQps, s3] = await rates(snap, () => store.retrieveMultiple(sys, request));
+    console.log(`# hand SQL in the store's snapshot: ${snapQps.toFixed(0)} queries/s; the store ${s3.toFixed(0)} (${(s3 / snapQps).toFixed(2)}x)`);
+  }
   // For the record: hand SQL sending page and count at once on two pooled clients (no shared snapshot).
   const parallel = async () => Promise.all([shared.pool.query(pageSql, [target, 'abc%']), shared.pool.query(countSql, [target, 'abc%'])]);
   const [parallelQps, storeQps2] = await rates(parallel, () => store.retrieveMultiple(sys, request));
