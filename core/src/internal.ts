@@ -180,3 +180,5 @@ export * from './files/index.js';
 export * from './files/zip-listing.js';
 /** The cloud drive and calendars (issue 18): Graph answer codecs, a record's drive folder, the cloud calendar feed. */
 export * from './cloud/index.js';
+/** Offline mode of the desktop app (issue 21): the change queue and its coalescing, Sync (runSync), pull, local passwords, the OfflineStore port. */
+export * from './offline/index.js';
