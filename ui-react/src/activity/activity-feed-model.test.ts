@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { isLeft } from 'fp-ts/lib/Either.js';
 import { builtInPacks, InMemoryRecordStore, systemCaller, type EntityRecord, type FetchRequest } from '@tessera/core/internal';
-import { activityFeedModel, downscaledSize, jpegName, mergeItems, type FeedApi, type FeedItem } from './activity-feed-model.js';
+import { activityFeedModel, mergeItems, type FeedApi, type FeedItem } from './activity-feed-model.js';
+import { ATTACHMENT_MAX_IMAGE_SIZE, fitWithin, renamed } from '../files/image-resize.js';
 
 const entities = builtInPacks().flatMap((p) => p.entities);
 const ACCOUNT = '00000000-0000-4000-8000-00000000a001';
@@ -38,7 +39,7 @@ const model = (api: FeedApi, pageSize = 20) => {
     objectId: ACCOUNT,
     now: () => new Date('2026-11-25T21:00:00Z'),
     timeZone: 'Europe/Bratislava',
-    downscale: async (file, name) => ({ file, name: jpegName(name) }),
+    downscale: async (file, name) => ({ file, name: renamed(name, 'image/jpeg') }),
     newId: () => `10000000-0000-4000-8000-${String(++id).padStart(12, '0')}`,
     pageSize,
   });
@@ -166,15 +167,15 @@ describe('activity feed (issue 18, spec 001 "Activity feed")', () => {
 
 describe('attachments: images are downscaled to 1024 px JPEG before upload (spec 001 sections 5 and 9)', () => {
   it('the larger side becomes 1024, the ratio is kept; an image that fits is sent as it is', () => {
-    expect(downscaledSize(4032, 3024)).toEqual({ width: 1024, height: 768 });
-    expect(downscaledSize(800, 3000)).toEqual({ width: 273, height: 1024 });
-    expect(downscaledSize(1024, 1024)).toBe(null);
-    expect(downscaledSize(640, 480)).toBe(null);
+    expect(fitWithin(4032, 3024, ATTACHMENT_MAX_IMAGE_SIZE)).toEqual({ width: 1024, height: 768 });
+    expect(fitWithin(800, 3000, ATTACHMENT_MAX_IMAGE_SIZE)).toEqual({ width: 273, height: 1024 });
+    expect(fitWithin(1024, 1024, ATTACHMENT_MAX_IMAGE_SIZE)).toEqual({ width: 1024, height: 1024 });
+    expect(fitWithin(640, 480, ATTACHMENT_MAX_IMAGE_SIZE)).toEqual({ width: 640, height: 480 });
   });
   it('a downscaled file is named .jpg', () => {
-    expect(jpegName('IMG_0001.PNG')).toBe('IMG_0001.jpg');
-    expect(jpegName('scan')).toBe('scan.jpg');
-    expect(jpegName('a.b.webp')).toBe('a.b.jpg');
+    expect(renamed('IMG_0001.PNG', 'image/jpeg')).toBe('IMG_0001.jpg');
+    expect(renamed('scan', 'image/jpeg')).toBe('scan.jpg');
+    expect(renamed('a.b.webp', 'image/jpeg')).toBe('a.b.jpg');
   });
   it('items merge newest first by createdon then id, each id once', () => {
     const it = (id: string, createdon: string): FeedItem => ({ id, type: 1, body: id, owner: null, createdon, reminder: null, attachment: null });

@@ -47,23 +47,6 @@ export type FeedItem = {
 /** A file chosen for the next comment. */
 export type PendingFile = { file: Blob; name: string };
 
-/** The largest side of an attached image (spec 001 section 5 and 9: activity attachments 1024). */
-export const ATTACHMENT_IMAGE_MAX = 1024;
-
-/** Image types the browser can draw and that are worth downscaling (an animated GIF or an SVG is sent as it is). */
-const DOWNSCALED_TYPES = new Set(['image/jpeg', 'image/png', 'image/bmp', 'image/webp', 'image/avif']);
-export const isDownscaledImage = (type: string): boolean => DOWNSCALED_TYPES.has(type.toLowerCase());
-
-/** The size an image of w x h is drawn at so that its larger side is at most `max`; null when it fits already. */
-export const downscaledSize = (w: number, h: number, max: number = ATTACHMENT_IMAGE_MAX): { width: number; height: number } | null => {
-  if (max <= 0 || (w <= max && h <= max) || w <= 0 || h <= 0) return null;
-  const k = max / Math.max(w, h);
-  return { width: Math.max(1, Math.round(w * k)), height: Math.max(1, Math.round(h * k)) };
-};
-
-/** A downscaled image is a JPEG: its name ends in .jpg. */
-export const jpegName = (name: string): string => `${name.replace(/\.[^./\\]+$/, '') || 'image'}.jpg`;
-
 /** Draws an image file smaller (a JPEG), or answers it unchanged; the browser's canvas does it (activity/downscale-image.ts). */
 export type Downscale = (file: Blob, name: string) => Promise<PendingFile>;
 

@@ -103,15 +103,16 @@ export type PreparedImage = { blob: Blob; fileName: string; width: number; heigh
 
 /**
  * An image as it is uploaded: smaller than `max` on its longer side (0: any size), or the file
- * itself when it fits already or is a GIF. Rejects with ImageLoadError when it does not decode.
+ * itself when it fits already or is a GIF. Written as PNG or JPEG by its type, or always as
+ * `as` (activity attachments are JPEG). Rejects with ImageLoadError when it does not decode.
  */
-export const downscaleImage = async (file: Blob, fileName: string, max: number): Promise<PreparedImage> => {
+export const downscaleImage = async (file: Blob, fileName: string, max: number, as?: 'image/jpeg'): Promise<PreparedImage> => {
   const image = await decode(file);
   try {
     const fit = fitWithin(image.width, image.height, max);
     const fits = fit.width === image.width && fit.height === image.height;
     if (fits || !resizable(file.type)) return { blob: file, fileName, width: image.width, height: image.height, resized: false };
-    const type = drawnType(file.type);
+    const type = as ?? drawnType(file.type);
     const blob = await encode(draw(image, fit.width, fit.height, 0, type), type);
     return { blob, fileName: renamed(fileName, type), width: fit.width, height: fit.height, resized: true };
   } finally {
