@@ -104,9 +104,9 @@ export class GraphRequests {
         if (isLeft(token)) return left({ kind: token.left.kind === 'NOT_CONFIGURED' ? 'NOT_CONFIGURED' : 'UPSTREAM', message: graphRequestFailed(shown, token.left.message) });
         headers.authorization = `Bearer ${token.right}`;
       }
-      let body: BodyInit | undefined;
+      let body: RequestInit['body'];
       if (c.bytes) {
-        body = c.bytes as unknown as BodyInit;
+        body = c.bytes as unknown as RequestInit['body'];
         headers['content-type'] ??= 'application/octet-stream';
       } else if (c.body !== undefined) {
         body = JSON.stringify(c.body);
