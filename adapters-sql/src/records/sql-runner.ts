@@ -207,11 +207,12 @@ export class PostgresRunner implements SqlRunner {
     return this.dialect.db.connection().execute(async (conn) => {
       await sql.raw(begin).execute(conn);
       try {
-        const d: SqlDialect = { kind: 'postgres', db: conn };
         const out: Row[][] = [];
         for (const c of commands) {
           if (this.shadow) this.shadow.sink(c.build(this.shadow.dialect).compile());
-          out.push((await conn.executeQuery(c.build(d).compile())).rows as Row[]);
+          // Built with the runner's own dialect (a query builder only): the store keeps what it
+          // built per dialect object and decodes with the same, so the plan is compiled once.
+          out.push((await conn.executeQuery(c.build(this.dialect).compile())).rows as Row[]);
         }
         await sql.raw('COMMIT').execute(conn);
         return out;
