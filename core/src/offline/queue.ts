@@ -80,15 +80,20 @@ export const enqueue = (queue: readonly QueueEntry[], change: QueuedChange): Que
       const referenced = queue.slice(at + 1).some((e) => e.kind !== 'delete' && referencedIds(e.fields).includes(prev.clientId));
       return referenced ? [...queue, change] : replace(undefined);
     }
-    if (movesReference(change.fields)) return [...queue, change];
+    // A lookup to the record itself needs its server id: such an update stays separate.
+    if (movesReference(change.fields) || referencedIds(change.fields).includes(prev.clientId)) return [...queue, change];
     return replace({ ...prev, fields: { ...prev.fields, ...change.fields } });
   }
   if (prev.kind === 'update') {
     if (change.kind === 'delete') {
       // The delete goes where it happened (after what may still point at the record); the update is dropped.
+      // Every queued update of the record goes (not only the last: an update kept apart for a lookup would
+      // otherwise move the server's version before the delete arrives), with the version the first started from.
+      const mine = (e: QueueEntry): boolean => e.kind === 'update' && keyOf(e) === key && !e.conflict && e.error === undefined;
+      const first = queue.find(mine) as QueuedUpdate;
       const del: QueuedDelete = { kind: 'delete', entity: change.entity, id: change.id };
-      const v = prev.versionnumber ?? change.versionnumber;
-      return [...replace(undefined), v === undefined ? del : { ...del, versionnumber: v }];
+      const v = first.versionnumber ?? change.versionnumber;
+      return [...queue.filter((e) => !mine(e)), v === undefined ? del : { ...del, versionnumber: v }];
     }
     if (movesReference(change.fields)) return [...queue, change];
     // The base keeps the value before the FIRST edit of each field.

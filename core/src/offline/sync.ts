@@ -121,15 +121,18 @@ const pick = (r: EntityRecord, fields: readonly string[]): EntityRecord => Objec
  * still differs is sent again); otherwise the entry waits with 'This record was modified by
  * {modifier}' and both versions for the user. A delete of a changed record always asks the user.
  * Returns undefined when nothing is left to send (the server already has the local values).
+ * A later entry of a record whose earlier entry this Sync already sent meets its own change as
+ * the newer version: the merge settles it the same way (the base is what the first edit saw).
  */
-export const resolveVersionConflict = (entry: QueueEntry, server: EntityRecord): QueueEntry | undefined => {
+export const resolveVersionConflict = (entry: QueueEntry, server: EntityRecord, idMap: SyncState['idMap'] = {}): QueueEntry | undefined => {
   if (entry.kind === 'create') return entry;
   const { error: _e, conflict: _c, ...change } = entry;
   if (change.kind === 'delete') {
     const modifier = modifierOf(server);
     return { ...change, conflict: { message: translate('en', 'MsgModifiedBy', { modifier }), modifier, fields: [], server } };
   }
-  const m = mergeOnConflict(change.base, change.fields, server);
+  // Lookups to records created offline compare by their server ids (the server only knows those).
+  const m = mergeOnConflict(rewriteLookups(change.base, idMap), rewriteLookups(change.fields, idMap), server);
   if (m._tag === 'Left') {
     return { ...change, conflict: { message: m.left.message, modifier: m.left.modifier ?? '', fields: m.left.fields, server } };
   }
@@ -193,7 +196,7 @@ export const runSync = async (
     for (const e of state.queue) if (batch.entries.includes(e)) tried.add(e);
     for (const c of ack.versionConflicts) {
       const server = await transport.retrieve(c.entity, mapId(state.idMap, recordIdOf(c)));
-      const next = server ? resolveVersionConflict(c, server) : { ...c, error: 'ERR_NOT_FOUND' };
+      const next = server ? resolveVersionConflict(c, server, state.idMap) : { ...c, error: 'ERR_NOT_FOUND' };
       state = replaceEntry(state, c, next);
       // A merged update (a new entry, not yet tried) goes out again in this Sync; one waiting for the user does not.
       if (next?.error !== undefined) tried.add(next);
