@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import tedious from 'tedious';
 import {
@@ -8,10 +9,11 @@ import {
   type IdGenerator,
   type RecordStore,
 } from '@tessera/core/internal';
-import { mssqlOrgDatabaseName } from '../data-dir.js';
-import { mssqlDialect, tediousConfig, type MssqlConnection } from '../dialects/sql-dialect.js';
+import { mssqlOrgDatabaseName, parseOrgName } from '../data-dir.js';
+import { mssqlDialect, postgresDialect, tediousConfig, type MssqlConnection } from '../dialects/sql-dialect.js';
+import { postgresDdl } from '../schema/postgres-ddl.js';
 import { KyselyRecordStore } from '../records/kysely-record-store.js';
-import { MssqlRunner, SqliteRunner } from '../records/sql-runner.js';
+import { MssqlRunner, PostgresRunner, SqliteRunner } from '../records/sql-runner.js';
 import type { DdlDialect } from '../schema/ddl-dialect.js';
 import { KyselySchemaStore } from '../schema/kysely-schema-store.js';
 import { mssqlDdl } from '../schema/mssql-ddl.js';
@@ -108,6 +110,55 @@ export const mssqlDatabases = (connection: MssqlConnection, clock: Clock, ids: I
     }
   },
 });
+
+/**
+ * The PostgreSQL schema of an organization (docs/postgres.md): `o_` and its name with dashes as
+ * underscores (org names have no underscores, so two names never meet). PostgreSQL's identifiers
+ * stop at 63 bytes: a longer result keeps 52 characters and a hash of the whole name.
+ */
+export const postgresOrgSchemaName = (org: string): string => {
+  const name = parseOrgName(org);
+  if (name._tag === 'Left') throw new RangeError(name.left.message);
+  const plain = `o_${name.right.replace(/-/g, '_')}`;
+  return plain.length <= 63 ? plain : `${plain.slice(0, 52)}_${createHash('sha256').update(name.right).digest('hex').slice(0, 10)}`;
+};
+
+/**
+ * One schema per organization in one PostgreSQL database (docs/postgres.md), one pool for every
+ * organization's records (the runner names the schema per transaction); each organization's `db`
+ * (applied metadata, migrations) is a small pool bound to its schema, opened on connect. The catalog
+ * stays in the data folder, as with SQL Server.
+ */
+export const postgresDatabases = (connectionString: string, clock: Clock, ids: IdGenerator, limits: DatabaseLimits & { poolMax?: number } = {}): OrganizationDatabases => {
+  let shared: ReturnType<typeof postgresDialect> | undefined;
+  const sharedPool = () => (shared ??= postgresDialect({ connectionString, poolMax: limits.poolMax ?? 10 }));
+  return {
+    connect: (orgName) => {
+      const schema = postgresOrgSchemaName(orgName);
+      const own = postgresDialect({ connectionString, poolMax: 2, schema });
+      return {
+        db: own.db,
+        ddl: postgresDdl,
+        store: (lookup, feed) => new KyselyRecordStore(new PostgresRunner(sharedPool(), undefined, schema), lookup, clock, ids, feed, limits.countCap),
+      };
+    },
+    create: async (orgName, entities) => {
+      const schema = postgresOrgSchemaName(orgName);
+      const own = postgresDialect({ connectionString, poolMax: 1, schema });
+      try {
+        await sql`CREATE SCHEMA ${sql.id(schema)}`.execute(own.db);
+        const r = await migrateSchema(new KyselySchemaStore(own.db, postgresDdl, clock), entities);
+        if (r._tag === 'Left') throw new Error(`organization ${orgName}: ${JSON.stringify(r.left)}`);
+      } finally {
+        await own.db.destroy();
+      }
+    },
+    close: async () => {
+      await shared?.db.destroy();
+      shared = undefined;
+    },
+  };
+};
 
 /** Connects once and disconnects; rejects with the driver's message. */
 const probe = (c: MssqlConnection): Promise<void> =>

@@ -3,7 +3,16 @@ import { isLeft } from 'fp-ts/lib/Either.js';
 import pg from 'pg';
 import { sql } from 'kysely';
 import { InMemoryChangeFeed, migrateSchema, systemCaller } from '@tessera/core/internal';
-import { KyselyRecordStore, KyselySchemaStore, postgresDdl, postgresDialect, PostgresRunner } from '@tessera/adapters-sql';
+import {
+  isPostgresSchemaName,
+  KyselyRecordStore,
+  KyselySchemaStore,
+  postgresDatabases,
+  postgresDdl,
+  postgresDialect,
+  postgresOrgSchemaName,
+  PostgresRunner,
+} from '@tessera/adapters-sql';
 import { postgresMissing, startPostgres, type PostgresServer } from '../fixtures/postgres-server.js';
 import { ENTITIES, lookup, sequentialIds, steppingClock } from './record-store-fixture.js';
 
@@ -69,5 +78,36 @@ describe.skipIf(MISSING !== null)('PostgreSQL: one schema per organization behin
 
   it('refuses a schema name that is not a plain identifier', () => {
     expect(() => new PostgresRunner(shared!, undefined, 'org_a; DROP TABLE x')).toThrow(/not a plain schema name/);
+  });
+
+  it('OrganizationDatabases on PostgreSQL: create makes the schema and its tables, connect answers its store and applied metadata', async () => {
+    const databases = postgresDatabases(server!.url('tenants'), steppingClock(), sequentialIds('c'));
+    try {
+      await databases.create('acme-corp', ENTITIES);
+      const c = databases.connect('acme-corp');
+      try {
+        expect(c.ddl.name).toBe('postgres');
+        expect((await new KyselySchemaStore(c.db, c.ddl, steppingClock()).readApplied())?.version).toBe(1);
+        const store = c.store(lookup, new InMemoryChangeFeed());
+        const id = await store.create(sys, 'team', { name: 'Acme team' });
+        expect(isLeft(id)).toBe(false);
+        const found = await sql<{ n: string }>`SELECT COUNT(*) AS n FROM o_acme_corp.team`.execute(shared!.db);
+        expect(Number(found.rows[0].n)).toBe(1);
+      } finally {
+        await c.db.destroy();
+      }
+    } finally {
+      await databases.close?.();
+    }
+  });
+
+  it('names each organization a plain schema of at most 63 bytes, different for different names', () => {
+    expect(postgresOrgSchemaName('acme-corp')).toBe('o_acme_corp');
+    expect(postgresOrgSchemaName('2024')).toBe('o_2024');
+    const long = 'a'.repeat(62) + 'b';
+    const other = 'a'.repeat(62) + 'c';
+    for (const n of [long, other]) expect(postgresOrgSchemaName(n).length).toBeLessThanOrEqual(63);
+    expect(postgresOrgSchemaName(long)).not.toBe(postgresOrgSchemaName(other));
+    for (const n of ['acme-corp', '2024', long]) expect(isPostgresSchemaName(postgresOrgSchemaName(n))).toBe(true);
   });
 });
