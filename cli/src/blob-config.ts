@@ -30,18 +30,19 @@ const sasSecret = (env: Record<string, string | undefined>, dataDir: string): st
 /**
  * Files of File and Image fields (issue 18; docs/operations.md "Files and blob storage"): Azure
  * block blobs when TESSERA_BLOB_AZURE_CONNECTION_STRING is set, else the data folder's files/.
- * Limits: TESSERA_BLOB_MAX_BYTES (default 25 MB), TESSERA_BLOB_SAS_HOURS (default 12).
+ * Limits: TESSERA_BLOB_MAX_BYTES (default 25 MB), TESSERA_BLOB_SAS_MINUTES (default 60; at least 15,
+ * since clients renew the signature in its last 10 minutes).
  */
 export const blobRouteDepsFromEnv = (env: Record<string, string | undefined>, dataDir: string, clock: Clock, logger?: Logger): BlobRouteDeps => {
   const azure = azureBlobConfig(env);
-  const hours = positive(env.TESSERA_BLOB_SAS_HOURS);
+  const minutes = positive(env.TESSERA_BLOB_SAS_MINUTES);
   return {
     store: azure ? new AzureBlobStore(azure) : new DiskBlobStore(dataDir),
     secret: sasSecret(env, dataDir),
     clock,
     ids: { newId: randomUUID },
     maxBytes: positive(env.TESSERA_BLOB_MAX_BYTES) ?? DEFAULT_BLOB_MAX_BYTES,
-    ...(hours ? { sasValidityMs: hours * 3_600_000 } : {}),
+    ...(minutes ? { sasValidityMs: Math.max(15, minutes) * 60_000 } : {}),
     ...(logger ? { logger } : {}),
   };
 };

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { isLeft, isRight } from 'fp-ts/lib/Either.js';
-import { DEFAULT_SAS_VALIDITY_MS, signSas, verifySas, type MacFunction } from './sas.js';
+import { DEFAULT_SAS_VALIDITY_MS, sasRenewalDue, signSas, verifySas, type MacFunction } from './sas.js';
 
 const mac: MacFunction = (secret, text) => createHmac('sha256', secret).update(text, 'utf8').digest('base64url');
 const T0 = Date.UTC(2026, 0, 1);
@@ -49,7 +49,15 @@ describe('issue 18: the download signature (the sas of the user context) is shor
     expect(isRight(verifySas(mac, 'secret', `${sas}&download=1`, new Date(T0)))).toBe(true);
   });
 
-  it('by default a sas lives as long as the client keeps its metadata (12 h)', () => {
-    expect(DEFAULT_SAS_VALIDITY_MS).toBe(12 * 3600 * 1000);
+  it('by default a sas lives an hour, and a client renews it in its last 10 minutes (short-lived links, long-open tabs)', () => {
+    expect(DEFAULT_SAS_VALIDITY_MS).toBe(3600 * 1000);
+    const now = Date.parse('2026-11-25T06:00:00Z');
+    const sas = signSas(mac, 'secret', { userId: 'u1', org: 'acme' }, new Date(now));
+    expect(sasRenewalDue(sas, now)).toBe(false);
+    expect(sasRenewalDue(sas, now + 49 * 60_000)).toBe(false);
+    expect(sasRenewalDue(sas, now + 50 * 60_000)).toBe(true);
+    expect(sasRenewalDue(sas, now + 2 * 3600_000)).toBe(true);
+    expect(sasRenewalDue('sv=1&sig=x', now)).toBe(true);
+    expect(sasRenewalDue('', now)).toBe(false);
   });
 });

@@ -17,8 +17,14 @@ import { left, right, type Either } from 'fp-ts/lib/Either.js';
 export type MacFunction = (secret: string, text: string) => string;
 
 export const SAS_VERSION = '1';
-/** How long a signature is valid by default: the client's metadata age (METADATA_MAX_AGE_MS), so a reloaded context renews it. */
-export const DEFAULT_SAS_VALIDITY_MS = 12 * 60 * 60 * 1000;
+/**
+ * How long a signature is valid by default: an hour (issue 18: "short-lived signed URLs"). An
+ * open client renews it before then (`sasRenewalDue`, checked every minute by the shell), so
+ * links of a long-open tab keep working; a copied link stops working within the hour.
+ */
+export const DEFAULT_SAS_VALIDITY_MS = 60 * 60 * 1000;
+/** The client asks for a new signature this long before the one it holds expires. */
+export const SAS_RENEW_BEFORE_MS = 10 * 60 * 1000;
 
 export type SasClaims = { userId: string; org: string; expires: Date };
 export type SasFailure = { _tag: 'SasInvalid' } | { _tag: 'SasExpired'; expires: Date };
@@ -77,4 +83,14 @@ export const verifySas = (mac: MacFunction, secret: string, query: string, now: 
   const expires = new Date(Number(se.value) * 1000);
   if (now.getTime() >= expires.getTime()) return left({ _tag: 'SasExpired', expires });
   return right({ userId, org, expires });
+};
+
+/**
+ * Whether a client holding `sas` should fetch a new one now: it expires within
+ * SAS_RENEW_BEFORE_MS, has expired, or cannot be read (an empty sas: the server has no blobs).
+ */
+export const sasRenewalDue = (sas: string, now: number): boolean => {
+  if (sas === '') return false;
+  const se = /(?:^|&)se=(\d{1,12})(?:&|$)/.exec(sas);
+  return !se || Number(se[1]) * 1000 - now <= SAS_RENEW_BEFORE_MS;
 };

@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import { UNAUTHORIZED_EVENT } from '../api/client.js';
 import { useApi } from '../api/context.js';
 import { t } from '../i18n.js';
-import { loadSession, metadataExpired, newerBuildOut, PAGE_LOADED_AT, session } from '../state/session.js';
+import { sasRenewalDue } from '../core.js';
+import { loadSession, metadataExpired, newerBuildOut, PAGE_LOADED_AT, refreshSession, session } from '../state/session.js';
 import { METADATA_CHANGED_EVENT, startRealtime } from '../state/realtime.js';
 import { toast } from '../ui/dialogs.js';
 import { startReminderWatch } from '../activity/reminder-watch.js';
@@ -29,6 +30,8 @@ export const useSessionWatch = () => {
     };
     const tick = setInterval(() => {
       if (session.value && metadataExpired(session.value, Date.now())) void reload();
+      // File links are signed for an hour (issue 18): a fresh signature before this one runs out.
+      else if (session.value && sasRenewalDue(session.value.context.sas, Date.now())) void refreshSession(api).catch(() => undefined);
     }, 60_000);
     const onMeta = () => void reload();
     window.addEventListener(METADATA_CHANGED_EVENT, onMeta);
