@@ -967,4 +967,6 @@ export const cz: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   // The installable app (issue 21): a new version is ready while the app runs
   PwaUpdateReady: 'Nová verze Tessery je připravena. Znovu načíst a použít ji nyní?',
   PwaLater: 'Později',
+  // Going offline without a cached user context (spec 002, issue 21)
+  MsgNoUserContext: 'Žádný kontext uživatele, nelze pracovat offline',
 };

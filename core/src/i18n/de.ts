@@ -926,4 +926,6 @@ export const de: Record<MessageKey, Message<OneOtherPluralCategory>> = {
   // The installable app (issue 21): a new version is ready while the app runs
   PwaUpdateReady: 'Eine neue Version von Tessera ist bereit. Jetzt neu laden, um sie zu verwenden?',
   PwaLater: 'Später',
+  // Going offline without a cached user context (spec 002, issue 21)
+  MsgNoUserContext: 'Kein Benutzerkontext, offline arbeiten nicht möglich',
 };

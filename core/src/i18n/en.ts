@@ -934,6 +934,8 @@ export const en = {
   // The installable app (issue 21): a new version is ready while the app runs
   PwaUpdateReady: 'A new version of Tessera is ready. Reload now to use it?',
   PwaLater: 'Later',
+  // Going offline without a cached user context (spec 002, issue 21)
+  MsgNoUserContext: 'No user context, cannot work offline',
 } as const satisfies Record<string, Message<OneOtherPluralCategory>>;
 
 export type MessageKey = keyof typeof en;

@@ -972,4 +972,6 @@ export const sk: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   // The installable app (issue 21): a new version is ready while the app runs
   PwaUpdateReady: 'Nová verzia Tessery je pripravená. Znovu načítať a použiť ju teraz?',
   PwaLater: 'Neskôr',
+  // Going offline without a cached user context (spec 002, issue 21)
+  MsgNoUserContext: 'Žiadny kontext používateľa, nemožno pracovať offline',
 };
