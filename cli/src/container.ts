@@ -28,6 +28,7 @@ import {
   KyselySessionStore,
   KyselyTenantRegistry,
   mssqlDatabases,
+  postgresDatabases,
   openCatalog,
   parseMssqlConnectionString,
   sqliteDatabases,
@@ -59,7 +60,7 @@ export type HostConfig = {
   /** Pino level: info by default, silent in tests. */
   logLevel: string;
   /** Where organizations' records live; the catalog is always DATA/catalog.sqlite. */
-  database: { kind: 'sqlite' } | { kind: 'mssql'; connection: string };
+  database: { kind: 'sqlite' } | { kind: 'mssql'; connection: string } | { kind: 'postgres'; connection: string };
   /** Sign-in, link, trial and survey limits and the puzzle's difficulty (TESSERA_* variables, limits-config.ts); absent: the defaults. */
   attemptLimits?: LimitsConfig;
   /**
@@ -135,7 +136,9 @@ const tenantsModule = new ContainerModule(({ bind }) => {
   provide(bind, CliTokens.OrganizationDatabases, [CliTokens.Config, Tokens.Clock, Tokens.IdGenerator], (cfg, clock, ids) =>
     cfg.database.kind === 'mssql'
       ? mssqlDatabases(parseMssqlConnectionString(cfg.database.connection), clock, ids, { countCap: cfg.limits?.countCap })
-      : sqliteDatabases(cfg.dataDir, clock, ids, {
+      : cfg.database.kind === 'postgres'
+        ? postgresDatabases(cfg.database.connection, clock, ids, { countCap: cfg.limits?.countCap })
+        : sqliteDatabases(cfg.dataDir, clock, ids, {
           countCap: cfg.limits?.countCap,
           readBudgetMs: cfg.limits?.readBudgetMs,
           // one pool per data folder: the host's organizations share its workers

@@ -5,17 +5,17 @@ import { buildContainer, closeContainer, defaultHostConfig, type HostConfig } fr
 
 export type HostOptions = { data: string; db: string; connection?: string };
 
-/** `--data DIR`, `--db sqlite|mssql`, `--connection STRING`: every command that works on organizations. */
+/** `--data DIR`, `--db sqlite|mssql|postgres`, `--connection STRING`: every command that works on organizations. */
 export const withHostOptions = (cmd: Command): Command =>
   cmd
     .option('--data <dir>', 'data folder of the embedded database', './data')
-    .addOption(new Option('--db <kind>', 'database').choices(['sqlite', 'mssql']).default('sqlite'))
-    .option('--connection <string>', 'SQL Server connection string (with --db mssql)');
+    .addOption(new Option('--db <kind>', 'database').choices(['sqlite', 'mssql', 'postgres']).default('sqlite'))
+    .option('--connection <string>', 'SQL Server connection string (with --db mssql) or PostgreSQL URL (with --db postgres)');
 
 /** Checks the database flags: SQL Server needs a connection string, and only it takes one. */
 export const checkDatabase = (o: HostOptions): void => {
-  if (o.db === 'mssql' && !o.connection) throw new CliFailure('--db mssql needs --connection STRING', EXIT.usage);
-  if (o.db !== 'mssql' && o.connection) throw new CliFailure('--connection is only for --db mssql', EXIT.usage);
+  if ((o.db === 'mssql' || o.db === 'postgres') && !o.connection) throw new CliFailure(`--db ${o.db} needs --connection STRING`, EXIT.usage);
+  if (o.db === 'sqlite' && o.connection) throw new CliFailure('--connection is only for --db mssql or --db postgres', EXIT.usage);
 };
 
 /** The host configuration of the flags: the data folder holds the catalog either way. */
@@ -24,7 +24,7 @@ export const hostConfig = (o: HostOptions, logLevel?: string): HostConfig => {
   return {
     ...defaultHostConfig(o.data),
     ...(logLevel ? { logLevel } : {}),
-    database: o.db === 'mssql' ? { kind: 'mssql', connection: o.connection! } : { kind: 'sqlite' },
+    database: o.db === 'mssql' || o.db === 'postgres' ? { kind: o.db, connection: o.connection! } : { kind: 'sqlite' },
   };
 };
 

@@ -37,7 +37,8 @@ export const registerServe = (program: Command): void => {
       const { CliFailure } = await import('../program.js');
       throw new CliFailure(err.code === 'EADDRINUSE' ? `port ${o.port} is in use` : err.message);
     }
-    const where = config.database.kind === 'mssql' ? 'SQL Server (catalog in ' + config.dataDir + ')' : config.dataDir;
+    const serverNames = { mssql: 'SQL Server', postgres: 'PostgreSQL' } as const;
+    const where = config.database.kind === 'sqlite' ? config.dataDir : `${serverNames[config.database.kind]} (catalog in ${config.dataDir})`;
     process.stdout.write(`Tessera serves ${server.url}${uiBuilt() ? '' : ' (API only: build the web client with npm run build)'} from ${where}\n`);
     await stopSignal();
     await server.close();
