@@ -17,8 +17,8 @@ import {
   type Guid,
   type PuzzleAnswer,
   type SessionEntry as SessionEntryShape,
-  type SurveyPageAnswer,
   type ProviderSettingsAnswer,
+  type SurveyPageAnswer,
   type UserContext,
   type WhatsNextAnswer,
   type GeocodeAnswer,
@@ -381,6 +381,11 @@ export class ApiClient {
     return this.call(API.sessionList);
   }
 
+  /** GET /api/admin/providers: how the server's sign-in providers are set up, secrets hidden (administrators; issue 18). */
+  providerSettings(): Promise<ProviderSettingsAnswer> {
+    return this.call(API.providerSettings);
+  }
+
   /** GET /api/cache_debug_delete?name=: ends one session, named by its handle. */
   async cacheDebugDelete(name: string): Promise<void> {
     await this.call(API.endSession, undefined, `${API.endSession.path}?name=${encodeURIComponent(name)}`);
@@ -416,11 +421,6 @@ export class ApiClient {
     try {
       const page = API.surveyPage.answer.decode(JSON.parse(text));
       return isLeft(page) ? { ok: false, status: res.status, text } : { ok: true, body: page.right satisfies SurveyPageAnswer };
-  /** GET /api/admin/providers: how the server's sign-in providers are set up, secrets hidden (administrators; issue 18). */
-  providerSettings(): Promise<ProviderSettingsAnswer> {
-    return this.call(API.providerSettings);
-  }
-
     } catch {
       return { ok: false, status: res.status, text };
     }
