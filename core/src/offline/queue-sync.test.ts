@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { EntityRecord } from '../metadata/entity.js';
 import type { ItemResult, WriteItem } from '../ports/record-store.js';
 import { applyQueue, coalesce, enqueue, recordIdOf, recordKey, referencedIds, type QueuedChange, type QueueEntry } from './queue.js';
-import { chooseVersion, emptySyncState, nextBatch, resolveVersionConflict, runSync, type SyncState, type SyncTransport } from './sync.js';
+import { MAX_MERGES, chooseVersion, emptySyncState, nextBatch, rekeyRecords, resolveVersionConflict, runSync, type SyncState, type SyncTransport } from './sync.js';
 
 /** Test helpers: random valid edit sequences over a few server records, and a fake server. */
 const ENTITY = 'account';
@@ -250,6 +250,33 @@ describe('Sync (issue 21: sent in order through executemultiple in batches)', ()
   it('a merge that leaves nothing to send drops the entry', () => {
     const e: QueueEntry = { kind: 'update', entity: ENTITY, id: 's1', versionnumber: 1, fields: { name: 'same' }, base: { name: 'old' } };
     expect(resolveVersionConflict(e, { id: 's1', name: 'same', versionnumber: 2 })).toBeUndefined();
+  });
+
+  it('after a Sync the local records created offline take their server ids, lookups too', () => {
+    const local = new Map<string, EntityRecord>([
+      [recordKey(ENTITY, 'c1'), { id: 'c1', name: 'new' }],
+      [recordKey('contact', 'k1'), { id: 'k1', parentid: { id: 'c1', name: ENTITY } }],
+    ]);
+    const out = rekeyRecords(local, { c1: 'srv-1' });
+    expect(out.get(recordKey(ENTITY, 'srv-1'))).toEqual({ id: 'srv-1', name: 'new' });
+    expect(out.has(recordKey(ENTITY, 'c1'))).toBe(false);
+    expect(out.get(recordKey('contact', 'k1'))!.parentid).toEqual({ id: 'srv-1', name: ENTITY });
+  });
+
+  it('a record that keeps changing on the server stops merging after MAX_MERGES and waits with an error', async () => {
+    const server = new FakeServer();
+    const busy: SyncTransport = {
+      executeMultiple: async (items) => {
+        server.write({ operation: 'update', name: ENTITY, object: { id: 's1', city: `busy ${server.calls}` } });
+        return server.executeMultiple(items);
+      },
+      retrieve: (e, id) => server.retrieve(e, id),
+    };
+    const queue: QueueEntry[] = [{ kind: 'update', entity: ENTITY, id: 's1', versionnumber: 1, fields: { name: 'mine' }, base: { name: 'n-s1' } }];
+    const out = await runSync({ queue, idMap: {} }, busy);
+    expect(out.complete).toBe(false);
+    expect(out.state.queue[0]!.error).toMatch(/^ERR_8001/);
+    expect(server.calls).toBe(MAX_MERGES + 1);
   });
 
   it('property: random failure points, retries resume: nothing lost, nothing applied twice', async () => {

@@ -157,6 +157,26 @@ export const replaceEntry = (state: SyncState, entry: QueueEntry, next: QueueEnt
   queue: state.queue.flatMap((e) => (e === entry ? (next ? [next] : []) : [e])),
 });
 
+/** Automatic merges of one record within one Sync before it waits with an error (see runSync). */
+export const MAX_MERGES = 3;
+
+/**
+ * The local records after a Sync: records created offline take their server ids and lookups that
+ * point at client ids are rewritten (keys are recordKey(entity, id)). The adapter applies this to its
+ * kept records, then clears the id map once no queued entry uses a client id any more.
+ */
+export const rekeyRecords = (records: ReadonlyMap<string, EntityRecord>, idMap: SyncState['idMap']): Map<string, EntityRecord> => {
+  const out = new Map<string, EntityRecord>();
+  for (const [key, r] of records) {
+    const id = typeof r.id === 'string' ? r.id : undefined;
+    const serverId = id === undefined ? undefined : idMap[id];
+    const entity = key.slice(0, key.indexOf('\u0000'));
+    const next = rewriteLookups(serverId ? { ...r, id: serverId } : r, idMap);
+    out.set(serverId ? recordKey(entity, serverId) : key, next);
+  }
+  return out;
+};
+
 /** The I/O a Sync needs, given by the host (the web client's API client, a test's server). */
 export type SyncTransport = {
   /** POST /api/executemultiple (not atomic); Left (or a throw) when the batch got no answer. */
@@ -181,6 +201,8 @@ export const runSync = async (
 ): Promise<SyncOutcome> => {
   let state = initial;
   const tried = new Set<QueueEntry>();
+  // A record someone keeps changing could merge forever: after MAX_MERGES in one Sync it waits with the error.
+  const merges = new Map<string, number>();
   for (;;) {
     const batch = nextBatch(state, max, tried);
     if (batch.entries.length === 0) return { state, complete: state.queue.length === 0 };
@@ -196,7 +218,15 @@ export const runSync = async (
     for (const e of state.queue) if (batch.entries.includes(e)) tried.add(e);
     for (const c of ack.versionConflicts) {
       const server = await transport.retrieve(c.entity, mapId(state.idMap, recordIdOf(c)));
-      const next = server ? resolveVersionConflict(c, server, state.idMap) : { ...c, error: 'ERR_NOT_FOUND' };
+      const key = recordKey(c.entity, recordIdOf(c));
+      const count = (merges.get(key) ?? 0) + 1;
+      merges.set(key, count);
+      const next =
+        count > MAX_MERGES
+          ? { ...c, error: 'ERR_8001: the record kept changing on the server during this Sync' }
+          : server
+            ? resolveVersionConflict(c, server, state.idMap)
+            : { ...c, error: 'ERR_NOT_FOUND: the record is no longer on the server' };
       state = replaceEntry(state, c, next);
       // A merged update (a new entry, not yet tried) goes out again in this Sync; one waiting for the user does not.
       if (next?.error !== undefined) tried.add(next);
