@@ -205,6 +205,16 @@ describe('Sync (issue 21: sent in order through executemultiple in batches)', ()
     expect(b.items[0]!.object.parentid).toEqual({ id: 'srv-9', name: ENTITY });
   });
 
+  it('an entry refused before is sent again, but the later entries of its record wait for its answer', () => {
+    const queue: QueueEntry[] = [
+      { kind: 'update', entity: ENTITY, id: 's1', versionnumber: 1, fields: { name: 'a' }, base: { name: 'x' }, error: 'ERR_PERMISSION: no' },
+      { kind: 'delete', entity: ENTITY, id: 's1', versionnumber: 1 },
+      { kind: 'update', entity: ENTITY, id: 's2', versionnumber: 1, fields: { name: 'b' }, base: { name: 'x' } },
+    ];
+    expect(nextBatch({ queue, idMap: {} }).entries).toEqual([queue[0], queue[2]]);
+    expect(nextBatch({ queue, idMap: {} }, 10, new Set([queue[0]!])).entries).toEqual([queue[2]]);
+  });
+
   it('queued creates, updates and deletes arrive; the client ids map to server ids', async () => {
     const server = new FakeServer();
     const queue = coalesce([

@@ -53,7 +53,7 @@ export type Batch = { entries: QueueEntry[]; items: WriteItem[] };
 /**
  * The next batch to send, at most `max` items, in queue order. Skipped (they stay queued): entries
  * waiting for the user (conflict), later entries of such a record, entries of `skip` (already tried
- * in this Sync), and entries that need a client id whose create has not been acknowledged. A batch
+ * in this Sync), later entries of a record whose entry refused before is in the batch, and entries that need a client id whose create has not been acknowledged. A batch
  * ends before an entry that needs the id of a create in the same batch: the server's id is only
  * known from that batch's answer.
  */
@@ -79,6 +79,8 @@ export const nextBatch = (state: SyncState, max: number = MAX_BATCH_SIZE, skip: 
     }
     entries.push(e);
     if (e.kind === 'create') createdHere.add(e.clientId);
+    // An entry refused before goes again, but the record's later entries wait for its answer (order per record).
+    if (e.error !== undefined) held.add(key);
   }
   return { entries, items: entries.map((e) => toWriteItem(e, state.idMap)) };
 };
