@@ -696,6 +696,7 @@ export const cz: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   LocTextIn: '{key} v jazyce {language}',
   RoleTitle: 'Role',
   RoleApp: 'Aplikace',
+  RoleDetails: 'Uživatelé a podrobnosti',
   RolePermissions: 'Oprávnění',
   RoleEntity: 'Entita',
   RoleFilter: 'Filtrovat entity',

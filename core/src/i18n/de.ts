@@ -655,6 +655,7 @@ export const de: Record<MessageKey, Message<OneOtherPluralCategory>> = {
   LocTextIn: '{key} auf {language}',
   RoleTitle: 'Rolle',
   RoleApp: 'App',
+  RoleDetails: 'Benutzer und Details',
   RolePermissions: 'Berechtigungen',
   RoleEntity: 'Entität',
   RoleFilter: 'Entitäten filtern',

@@ -663,6 +663,7 @@ export const en = {
   LocTextIn: '{key} in {language}',
   RoleTitle: 'Role',
   RoleApp: 'App',
+  RoleDetails: 'Users and details',
   RolePermissions: 'Permissions',
   RoleEntity: 'Entity',
   RoleFilter: 'Filter entities',

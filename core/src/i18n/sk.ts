@@ -701,6 +701,7 @@ export const sk: Record<MessageKey, Message<WestSlavicPluralCategory>> = {
   LocTextIn: '{key} v jazyku {language}',
   RoleTitle: 'Rola',
   RoleApp: 'Aplikácia',
+  RoleDetails: 'Používatelia a podrobnosti',
   RolePermissions: 'Oprávnenia',
   RoleEntity: 'Entita',
   RoleFilter: 'Filtrovať entity',

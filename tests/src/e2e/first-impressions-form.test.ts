@@ -125,9 +125,11 @@ describe('issue 23: first impressions in the record form', () => {
     await poll(() => admin.rolesOf(String(tom.id))).toEqual(['Technician']);
     expect((await admin.byName('inu_role', 'Salesperson')).id).toBeTruthy();
 
-    // The role form lists its users (the other side).
+    // The role lists its users (the other side): the role editor's "Users and details" (issue 15) opens the role as a record.
     const technician = await admin.byName('inu_role', 'Technician');
-    await openRecord(page, 'inu_role', String(technician.id));
+    await page.goto(`${server.url}/!/edit/inu_role/${technician.id}`);
+    await page.getByRole('link', { name: 'Users and details' }).click();
+    await page.locator('form.panels').waitFor();
     const users = page.getByRole('tab', { name: /^Users \(\d+\)$/ });
     await users.click();
     await page.getByRole('tabpanel', { name: /^Users/ }).getByRole('link', { name: 'Tom Tech' }).waitFor();
@@ -152,7 +154,8 @@ describe('issue 23: first impressions in the record form', () => {
     expect(role.createdby).toMatchObject({ id: '00000000-0000-0000-0000-000000000000' });
     const { context, page } = await newPage(browser);
     await signIn(page, server.url, ORG, ADMIN, PASSWORD);
-    await openRecord(page, 'inu_role', String(role.id));
+    // The role as a record (the role editor's "Users and details", issue 15).
+    await openRecord(page, 'inu_role', `${String(role.id)}/details`);
     await poll(() => page.getByRole('combobox', { name: 'Created By' }).inputValue()).toBe('System');
     expect(await page.getByRole('combobox', { name: 'Modified By' }).inputValue()).toBe('System');
     expect(await page.locator('.screen-head').innerText()).not.toMatch(UUID);

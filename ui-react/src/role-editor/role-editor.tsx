@@ -98,6 +98,12 @@ export const RoleEditor = ({ id, appParam }: { id: string; appParam: string }) =
           </h1>
         </div>
         <div className="command-bar" role="toolbar" aria-label={t('RoleTitle')}>
+          {/* The role as a record: its users (the other side of systemuserroles), who made and changed it. */}
+          {id !== NEW_ROLE_ID && (
+            <Link className="btn" to={`/${appParam}/edit/${ROLE_ENTITY}/${id}/details`}>
+              <Icon name="contacts" /> {t('RoleDetails')}
+            </Link>
+          )}
           <button type="button" className="btn btn-primary" disabled={!model.dirty.value || saving} aria-busy={saving} onClick={() => void save()}>
             <Icon name={saving ? 'hourglass' : 'save'} /> {t('CmdSave')}
           </button>
