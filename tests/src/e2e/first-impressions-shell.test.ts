@@ -47,7 +47,9 @@ afterAll(async () => {
 });
 
 describe('first impressions: the shell and the lists (issue 23)', { timeout: 90_000 }, () => {
-  it("item 3: a new trial organization lands, after 'Organiztion Created!', on a working list (Views), not on a page not built yet", async () => {
+  // The landing is the Customize app's first working item: since issue 15 that is the metadata editor
+  // (before, Metadata was not built and the landing skipped it for Views).
+  it("item 3: a new trial organization lands, after 'Organiztion Created!', on a working page (the metadata editor), not on a page not built yet", async () => {
     const { context, page } = await newPage(browser);
     await page.goto(`${server.url}/trial`);
     await page.getByLabel('Organization').fill('freshco');
@@ -58,9 +60,8 @@ describe('first impressions: the shell and the lists (issue 23)', { timeout: 90_
     await page.getByRole('button', { name: 'Start me up!' }).click();
     // The first call answers WAIT; the page asks again after 5 s.
     await page.getByRole('heading', { name: 'Organiztion Created!' }).waitFor({ timeout: 30_000 });
-    await page.waitForURL(/\/!\/list\/inu_view$/, { timeout: 20_000 });
-    await page.getByRole('heading', { name: 'Views', level: 1 }).waitFor();
-    await page.locator('.grid').waitFor();
+    await page.waitForURL(/\/!\/customizemetadata$/, { timeout: 20_000 });
+    await page.getByRole('heading', { name: 'Metadata', level: 1 }).waitFor();
     expect(await page.locator('.coming-page').count()).toBe(0);
     // The Metadata item is in the menu, a working page since issue 15 (no 'Coming soon').
     await page.locator('#side-nav').getByRole('link', { name: 'Metadata', exact: true }).waitFor();
@@ -69,7 +70,7 @@ describe('first impressions: the shell and the lists (issue 23)', { timeout: 90_
     await context.close();
   });
 
-  it('item 3: a sign-up (puzzle solved in the browser) also lands on a working list', async () => {
+  it('item 3: a sign-up (puzzle solved in the browser) also lands on a working page', async () => {
     const { context, page } = await newPage(browser);
     await page.goto(`${server.url}/signup`);
     await page.getByLabel('Organization').fill('signupco');
@@ -80,8 +81,8 @@ describe('first impressions: the shell and the lists (issue 23)', { timeout: 90_
     const signUp = page.getByRole('button', { name: 'Sign up', exact: true });
     await expect.poll(() => signUp.isDisabled(), { timeout: 30_000 }).toBe(false);
     await signUp.click();
-    await page.waitForURL(/\/!\/list\/inu_view$/, { timeout: 30_000 });
-    await page.getByRole('heading', { name: 'Views', level: 1 }).waitFor();
+    await page.waitForURL(/\/!\/customizemetadata$/, { timeout: 30_000 });
+    await page.getByRole('heading', { name: 'Metadata', level: 1 }).waitFor();
     await context.close();
   });
 
