@@ -52,10 +52,13 @@ describe('app menu (spec 000 section 2)', () => {
 
   it('issue 23 item 3: an app lands on its first working screen, never on a not-yet-built page while a list exists', () => {
     const all = Object.fromEntries(['inu_view', 'inu_app', 'inu_orgsettings', 'systemuser', 'team', 'inu_role', 'audit'].map((e) => [e, FULL]));
-    // A new organization: the Customize app only, Metadata (not built) first.
+    // A new organization: the Customize app only, Metadata first (a working screen since issue 15).
     const customize = menuOf('Customize', [], caller(all), parse);
     expect(firstItem(customize)?.to).toBe('customizemetadata');
-    expect(landingItem(customize)?.to).toBe('list/inu_view');
+    expect(landingItem(customize)?.to).toBe('customizemetadata');
+    // A not-yet-built first item is passed over for the next working one.
+    const withComing: MenuSection[] = [{ key: 's', label: '', items: [{ key: '1', label: 'Custom', to: 'custom/42', icon: 'home', kind: 'page' }, ...customize[0].items] }];
+    expect(landingItem(withComing)?.to).toBe('customizemetadata');
     const onlyPlaceholders: MenuSection[] = [{ key: 's', label: '', items: [{ key: '1', label: 'Dashboard', to: 'dashboard/sales', icon: 'home', kind: 'dashboard' }, { key: '2', label: "What's Next", to: 'whatsnext', icon: 'home', kind: 'page' }] }];
     expect(landingItem(onlyPlaceholders)?.to).toBe('dashboard/sales');
     expect(landingItem([])).toBeUndefined();
